@@ -1,0 +1,44 @@
+package dev.spool.broker.api;
+
+import dev.spool.protocol.message.ApiKey;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The APIs this broker implements, the versions of each it advertises in ApiVersions, and the handler
+ * of each. Only what works is registered: ApiVersions advertises exactly this table. Immutable once
+ * built.
+ */
+public final class ApiRegistry {
+
+    /** One implemented API: the versions served and who serves them. */
+    public record RegisteredApi(ApiKey apiKey, short minVersion, short maxVersion, ApiHandler handler) {
+
+        public boolean supports(short version) {
+            return version >= minVersion && version <= maxVersion;
+        }
+    }
+
+    private final Map<ApiKey, RegisteredApi> apis = new EnumMap<>(ApiKey.class);
+
+    /** Registers an API for versions min..max, which must lie within the versions the specs define. */
+    public ApiRegistry register(ApiKey apiKey, int minVersion, int maxVersion, ApiHandler handler) {
+        if (minVersion < apiKey.lowestVersion || maxVersion > apiKey.highestVersion || minVersion > maxVersion) {
+            throw new IllegalArgumentException(apiKey + " versions " + minVersion + "-" + maxVersion
+                    + " outside the spec's " + apiKey.lowestVersion + "-" + apiKey.highestVersion);
+        }
+        apis.put(apiKey, new RegisteredApi(apiKey, (short) minVersion, (short) maxVersion, handler));
+        return this;
+    }
+
+    /** The registered API, or null when this broker does not implement it. */
+    public RegisteredApi get(ApiKey apiKey) {
+        return apis.get(apiKey);
+    }
+
+    public Collection<RegisteredApi> all() {
+        return Collections.unmodifiableCollection(apis.values());
+    }
+}

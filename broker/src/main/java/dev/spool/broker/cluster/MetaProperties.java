@@ -1,0 +1,68 @@
+package dev.spool.broker.cluster;
+
+import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+
+/**
+ * The {@code meta.properties} file of a log directory, as Kafka writes it: {@code version=1},
+ * {@code cluster.id}, {@code node.id} and {@code directory.id}. Created on first start; a directory
+ * that belongs to another node is refused. Immutable.
+ */
+public record MetaProperties(String clusterId, int nodeId, String directoryId) {
+
+    public static final String FILE_NAME = "meta.properties";
+
+    /** Reads the directory's meta.properties, or creates it with a new cluster id. */
+    public static MetaProperties loadOrCreate(Path logDir, int nodeId) throws IOException {
+        Files.createDirectories(logDir);
+        Path file = logDir.resolve(FILE_NAME);
+        if (Files.exists(file)) {
+            MetaProperties existing = read(file);
+            if (existing.nodeId != nodeId) {
+                throw new IOException(file + " belongs to node.id " + existing.nodeId + " but this broker is node.id "
+                        + nodeId);
+            }
+            return existing;
+        }
+        MetaProperties created = new MetaProperties(Uuid.randomUuid().toString(), nodeId, Uuid.randomUuid().toString());
+        created.write(file);
+        return created;
+    }
+
+    static MetaProperties read(Path file) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        String clusterId = properties.getProperty("cluster.id");
+        String nodeId = properties.getProperty("node.id");
+        if (clusterId == null || nodeId == null) {
+            throw new IOException(file + " lacks cluster.id or node.id");
+        }
+        try {
+            return new MetaProperties(clusterId, Integer.parseInt(nodeId.trim()), properties.getProperty("directory.id"));
+        } catch (NumberFormatException e) {
+            throw new IOException(file + " has an invalid node.id '" + nodeId + "'", e);
+        }
+    }
+
+    void write(Path file) throws IOException {
+        Properties properties = new Properties();
+        properties.setProperty("version", "1");
+        properties.setProperty("cluster.id", clusterId);
+        properties.setProperty("node.id", String.valueOf(nodeId));
+        properties.setProperty("directory.id", directoryId);
+        Path temp = file.resolveSibling(FILE_NAME + ".tmp");
+        try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) {
+            properties.store(writer, null);
+        }
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+}

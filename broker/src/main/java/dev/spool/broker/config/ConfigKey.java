@@ -1,0 +1,38 @@
+package dev.spool.broker.config;
+
+import java.util.function.Function;
+
+/**
+ * The declaration of one setting: Kafka's name, its type (as a parser), its default and its doc.
+ * Every setting is declared once, in {@link BrokerConfig}. Immutable.
+ *
+ * @param defaultValue the default in the form a properties file would hold it, or null for none
+ */
+public record ConfigKey<T>(String name, Function<String, T> parser, String defaultValue, String doc) {
+
+    public static ConfigKey<String> string(String name, String defaultValue, String doc) {
+        return new ConfigKey<>(name, value -> value, defaultValue, doc);
+    }
+
+    public static ConfigKey<Integer> integer(String name, int defaultValue, String doc) {
+        return new ConfigKey<>(name, value -> parseNumber(name, value, Integer::parseInt), String.valueOf(defaultValue), doc);
+    }
+
+    public static ConfigKey<Long> longValue(String name, long defaultValue, String doc) {
+        return new ConfigKey<>(name, value -> parseNumber(name, value, Long::parseLong), String.valueOf(defaultValue), doc);
+    }
+
+    private static <N> N parseNumber(String name, String value, Function<String, N> parse) {
+        try {
+            return parse.apply(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("invalid value '" + value + "' for " + name + ": not a number");
+        }
+    }
+
+    /** The typed value from a raw value, or from the default when raw is null. */
+    public T parse(String raw) {
+        String value = raw != null ? raw : defaultValue;
+        return value == null ? null : parser.apply(value);
+    }
+}

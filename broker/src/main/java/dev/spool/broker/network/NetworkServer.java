@@ -1,0 +1,84 @@
+package dev.spool.broker.network;
+
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.config.Endpoint;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accepts client connections on the configured listeners and wires each into a pipeline of
+ * {@link FrameDecoder} and {@link RequestDispatcher}. Uses the native epoll transport when the
+ * platform has it, NIO otherwise. Thread-safe: start and stop are called by the broker's lifecycle.
+ */
+public final class NetworkServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
+
+    private final ApiRegistry registry;
+    private final ApiVersionsHandler apiVersions;
+    private final int maxFrameBytes;
+    private final EventLoopGroup acceptors;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> channelType;
+    private final List<Channel> serverChannels = new ArrayList<>();
+
+    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads) {
+        this.registry = registry;
+        this.apiVersions = apiVersions;
+        this.maxFrameBytes = maxFrameBytes;
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
+        this.workers = new MultiThreadIoEventLoopGroup(threads, io);
+        this.channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        LOG.debug("Network transport: {}, {} threads", epoll ? "epoll" : "nio", threads);
+    }
+
+    /** Binds a listener and returns the endpoint actually bound (port 0 becomes the chosen port). */
+    public Endpoint bind(Endpoint endpoint) throws InterruptedException {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptors, workers)
+                .channel(channelType)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline()
+                                .addLast("frames", new FrameDecoder(maxFrameBytes))
+                                .addLast("requests", new RequestDispatcher(registry, apiVersions));
+                    }
+                });
+        Channel channel = bootstrap.bind(endpoint.host(), endpoint.port()).sync().channel();
+        serverChannels.add(channel);
+        InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
+        return endpoint.withPort(bound.getPort());
+    }
+
+    @Override
+    public void close() {
+        for (Channel channel : serverChannels) {
+            channel.close().syncUninterruptibly();
+        }
+        acceptors.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

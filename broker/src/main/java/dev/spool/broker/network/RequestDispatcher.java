@@ -1,0 +1,154 @@
+package dev.spool.broker.network;
+
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.RequestHeaderData;
+import dev.spool.protocol.message.ResponseHeaderData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.MessageParseException;
+import dev.spool.protocol.types.ProtocolReader;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns request frames into calls of the API handlers and their answers into response frames, in
+ * request order. A frame whose header names an unknown API or a version we do not serve, or whose
+ * body does not parse, closes the connection with a log line (the protocol has no error response for
+ * a request it cannot read); ApiVersions of a newer version gets the KIP-511 fallback answer. Not
+ * thread-safe: one instance per channel, called on its event loop.
+ */
+public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+    private static final int HEADER_PEEK_BYTES = 4;
+
+    private final ApiRegistry registry;
+    private final ApiVersionsHandler apiVersions;
+    private final ResponseQueue responses = new ResponseQueue();
+
+    public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
+        this.registry = registry;
+        this.apiVersions = apiVersions;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        ByteBuf frame = (ByteBuf) message;
+        boolean handedOff = false;
+        try {
+            handedOff = dispatch(ctx, frame);
+        } catch (MessageParseException e) {
+            closeWithReason(ctx, "malformed request: " + e.getMessage());
+        } finally {
+            if (!handedOff) {
+                frame.release();
+            }
+        }
+    }
+
+    /** Returns true when a handler took the frame, which is then released when its answer comes. */
+    private boolean dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
+        if (frame.readableBytes() < HEADER_PEEK_BYTES) {
+            closeWithReason(ctx, "request frame of " + frame.readableBytes() + " bytes has no header");
+            return false;
+        }
+        short apiKeyId = frame.getShort(frame.readerIndex());
+        short version = frame.getShort(frame.readerIndex() + 2);
+        ApiKey apiKey = ApiKey.forId(apiKeyId);
+        if (apiKey == null) {
+            closeWithReason(ctx, "unknown API key " + apiKeyId);
+            return false;
+        }
+        ProtocolReader reader = new ProtocolReader(nioView(frame));
+        RequestHeaderData header = new RequestHeaderData(reader, apiKey.requestHeaderVersion(version));
+        RequestContext context = new RequestContext(apiKey, version, header.correlationId(), header.clientId(),
+                ctx.channel().remoteAddress());
+        ApiRegistry.RegisteredApi api = registry.get(apiKey);
+        if (apiKey == ApiKey.API_VERSIONS && (api == null || !api.supports(version))) {
+            ResponseQueue.Slot slot = responses.reserve();
+            responses.complete(ctx, slot, serialize(ctx, context, (short) 0, apiVersions.unsupportedVersion()));
+            return false;
+        }
+        if (api == null || !api.supports(version)) {
+            closeWithReason(ctx, context + ": API or version not supported by this broker");
+            return false;
+        }
+        Message request = apiKey.newRequest();
+        request.read(reader, version);
+        ResponseQueue.Slot slot = responses.reserve();
+        CompletableFuture<Message> answer = api.handler().handle(context, request);
+        answer.whenComplete((response, failure) -> {
+            if (ctx.executor().inEventLoop()) {
+                onAnswer(ctx, slot, context, frame, response, failure);
+            } else {
+                ctx.executor().execute(() -> onAnswer(ctx, slot, context, frame, response, failure));
+            }
+        });
+        return true;
+    }
+
+    private void onAnswer(ChannelHandlerContext ctx, ResponseQueue.Slot slot, RequestContext context, ByteBuf frame,
+                          Message response, Throwable failure) {
+        frame.release();
+        if (failure != null) {
+            LOG.error("Closing connection: handler of {} failed", context, failure);
+            ctx.close();
+            return;
+        }
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        responses.complete(ctx, slot, response == null ? null : serialize(ctx, context, context.apiVersion(), response));
+    }
+
+    /** A response frame: size, header of the version the API uses at this version, body. */
+    private static ByteBuf serialize(ChannelHandlerContext ctx, RequestContext context, short bodyVersion, Message body) {
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(context.correlationId());
+        short headerVersion = context.apiKey().responseHeaderVersion(bodyVersion);
+        int size = header.size(headerVersion) + body.size(bodyVersion);
+        ByteBuf buffer = ctx.alloc().buffer(4 + size);
+        try {
+            buffer.writeInt(size);
+            ByteBufWriter writer = new ByteBufWriter(buffer);
+            header.write(writer, headerVersion);
+            body.write(writer, bodyVersion);
+            return buffer;
+        } catch (RuntimeException e) {
+            buffer.release();
+            throw e;
+        }
+    }
+
+    private static ByteBuffer nioView(ByteBuf frame) {
+        if (frame.nioBufferCount() == 1) {
+            return frame.nioBuffer();
+        }
+        ByteBuffer copy = ByteBuffer.allocate(frame.readableBytes());
+        frame.getBytes(frame.readerIndex(), copy);
+        return copy.flip();
+    }
+
+    private static void closeWithReason(ChannelHandlerContext ctx, String reason) {
+        LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason);
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        responses.releaseAll();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

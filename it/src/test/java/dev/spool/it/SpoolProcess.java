@@ -1,0 +1,141 @@
+package dev.spool.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A broker started the way a user starts one, {@code bin/spool server}, on a free port (port 0) with
+ * its data in a temporary directory. Closing it stops that process by its pid and deletes the data.
+ * Not thread-safe.
+ */
+public final class SpoolProcess implements AutoCloseable {
+
+    private static final Pattern STARTED = Pattern.compile("started, listening on \\[PLAINTEXT://([^:\\]]+):(\\d+)");
+    private static final long START_TIMEOUT_SECONDS = 120;
+
+    private final Process process;
+    private final Path dataDir;
+    private final String host;
+    private final int port;
+    private final List<String> output;
+
+    private SpoolProcess(Process process, Path dataDir, String host, int port, List<String> output) {
+        this.process = process;
+        this.dataDir = dataDir;
+        this.host = host;
+        this.port = port;
+        this.output = output;
+    }
+
+    public static Path repositoryRoot() {
+        return Path.of(System.getProperty("spool.root", "..")).toAbsolutePath().normalize();
+    }
+
+    public static SpoolProcess start(String... overrides) throws IOException, InterruptedException {
+        Path dataDir = Files.createTempDirectory("spool-it-");
+        List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server",
+                "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                "--override", "log.dirs=" + dataDir));
+        for (String override : overrides) {
+            command.add("--override");
+            command.add(override);
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Matcher> started = new CompletableFuture<>();
+        Thread pump = new Thread(() -> pumpOutput(process, output, started), "spool-output-" + process.pid());
+        pump.setDaemon(true);
+        pump.start();
+        try {
+            Matcher match = started.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return new SpoolProcess(process, dataDir, match.group(1), Integer.parseInt(match.group(2)), output);
+        } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+            stop(process);
+            throw new IllegalStateException("bin/spool server did not start; output:\n" + String.join("\n", output), e);
+        }
+    }
+
+    private static void pumpOutput(Process process, List<String> output, CompletableFuture<Matcher> started) {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                output.add(line);
+                Matcher match = STARTED.matcher(line);
+                if (!started.isDone() && match.find()) {
+                    started.complete(match);
+                }
+            }
+        } catch (IOException e) {
+            started.completeExceptionally(e);
+        }
+        started.completeExceptionally(new IOException("broker output ended, exit code "
+                + (process.isAlive() ? "none yet" : process.exitValue())));
+    }
+
+    public String bootstrap() {
+        return host + ":" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public List<String> output() {
+        synchronized (output) {
+            return List.copyOf(output);
+        }
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        stop(process);
+        deleteRecursively(dataDir);
+    }
+
+    private static void stop(Process process) throws InterruptedException {
+        ProcessHandle handle = ProcessHandle.of(process.pid()).orElse(null);
+        if (handle == null) {
+            return;
+        }
+        handle.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            handle.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.spool.protocol;
+
+/**
+ * The protocol's error codes that Spool answers with, by their Kafka names. Codes and meanings are
+ * fixed by the protocol guide; add a constant when a handler first needs it. Thread-safe.
+ */
+public enum Errors {
+    UNKNOWN_SERVER_ERROR(-1),
+    NONE(0),
+    OFFSET_OUT_OF_RANGE(1),
+    CORRUPT_MESSAGE(2),
+    UNKNOWN_TOPIC_OR_PARTITION(3),
+    INVALID_FETCH_SIZE(4),
+    LEADER_NOT_AVAILABLE(5),
+    NOT_LEADER_OR_FOLLOWER(6),
+    REQUEST_TIMED_OUT(7),
+    MESSAGE_TOO_LARGE(10),
+    INVALID_TOPIC_EXCEPTION(17),
+    RECORD_LIST_TOO_LARGE(18),
+    NOT_ENOUGH_REPLICAS(19),
+    INVALID_REQUIRED_ACKS(21),
+    INVALID_TIMESTAMP(32),
+    UNSUPPORTED_VERSION(35),
+    TOPIC_ALREADY_EXISTS(36),
+    INVALID_PARTITIONS(37),
+    INVALID_REPLICATION_FACTOR(38),
+    INVALID_CONFIG(40),
+    INVALID_REQUEST(42),
+    POLICY_VIOLATION(44),
+    OUT_OF_ORDER_SEQUENCE_NUMBER(45),
+    INVALID_PRODUCER_EPOCH(47),
+    KAFKA_STORAGE_ERROR(56),
+    UNKNOWN_PRODUCER_ID(59),
+    UNSUPPORTED_COMPRESSION_TYPE(76),
+    INVALID_RECORD(87),
+    PRODUCER_FENCED(90),
+    UNKNOWN_TOPIC_ID(100),
+    MISMATCHED_ENDPOINT_TYPE(114);
+
+    private final short code;
+
+    Errors(int code) {
+        this.code = (short) code;
+    }
+
+    public short code() {
+        return code;
+    }
+}
