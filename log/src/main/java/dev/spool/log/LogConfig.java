@@ -1,0 +1,142 @@
+package dev.spool.log;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Immutable: the settings of one partition log, parsed from Kafka-named properties (topic overrides
+ * over defaults); the keys, defaults and bounds are declared once in {@link LogConfigKey}.
+ */
+public final class LogConfig {
+    public final int segmentBytes;
+    public final long segmentMs;
+    public final long segmentJitterMs;
+    public final int segmentIndexBytes;
+    public final int indexIntervalBytes;
+    public final long retentionMs;
+    public final long retentionBytes;
+    public final long flushMessages;
+    public final long flushMs;
+    public final long fileDeleteDelayMs;
+    public final int maxMessageBytes;
+    public final boolean logAppendTime;
+    public final long messageTimestampBeforeMaxMs;
+    public final long messageTimestampAfterMaxMs;
+    public final boolean compact;
+    public final boolean delete;
+    public final long deleteRetentionMs;
+    public final String compressionType;
+    public final int minInsyncReplicas;
+
+    private final Map<LogConfigKey, String> values;
+
+    private LogConfig(Map<LogConfigKey, String> values) {
+        this.values = values;
+        segmentBytes = (int) longValue(LogConfigKey.SEGMENT_BYTES);
+        segmentMs = longValue(LogConfigKey.SEGMENT_MS);
+        segmentJitterMs = longValue(LogConfigKey.SEGMENT_JITTER_MS);
+        segmentIndexBytes = (int) longValue(LogConfigKey.SEGMENT_INDEX_BYTES);
+        indexIntervalBytes = (int) longValue(LogConfigKey.INDEX_INTERVAL_BYTES);
+        retentionMs = longValue(LogConfigKey.RETENTION_MS);
+        retentionBytes = longValue(LogConfigKey.RETENTION_BYTES);
+        flushMessages = longValue(LogConfigKey.FLUSH_MESSAGES);
+        flushMs = longValue(LogConfigKey.FLUSH_MS);
+        fileDeleteDelayMs = longValue(LogConfigKey.FILE_DELETE_DELAY_MS);
+        maxMessageBytes = (int) longValue(LogConfigKey.MAX_MESSAGE_BYTES);
+        messageTimestampBeforeMaxMs = longValue(LogConfigKey.MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+        messageTimestampAfterMaxMs = longValue(LogConfigKey.MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+        deleteRetentionMs = longValue(LogConfigKey.DELETE_RETENTION_MS);
+        minInsyncReplicas = (int) longValue(LogConfigKey.MIN_INSYNC_REPLICAS);
+        compressionType = values.get(LogConfigKey.COMPRESSION_TYPE);
+        String timestampType = values.get(LogConfigKey.MESSAGE_TIMESTAMP_TYPE);
+        if (!timestampType.equals("CreateTime") && !timestampType.equals("LogAppendTime")) {
+            throw new IllegalArgumentException("message.timestamp.type must be CreateTime or LogAppendTime, not '"
+                    + timestampType + "'");
+        }
+        logAppendTime = timestampType.equals("LogAppendTime");
+        boolean compactPolicy = false;
+        boolean deletePolicy = false;
+        for (String policy : values.get(LogConfigKey.CLEANUP_POLICY).split(",")) {
+            switch (policy.trim()) {
+                case "compact" -> compactPolicy = true;
+                case "delete" -> deletePolicy = true;
+                default -> throw new IllegalArgumentException("cleanup.policy value '" + policy + "' is not delete or compact");
+            }
+        }
+        compact = compactPolicy;
+        delete = deletePolicy;
+    }
+
+    /** Kafka's defaults. */
+    public static LogConfig defaults() {
+        return fromProperties(Map.of());
+    }
+
+    /**
+     * Defaults overridden by {@code properties} (Kafka names such as "segment.bytes"); unknown names are
+     * rejected, as are values that do not parse or lie below the key's minimum.
+     */
+    public static LogConfig fromProperties(Map<String, String> properties) {
+        Map<LogConfigKey, String> values = new EnumMap<>(LogConfigKey.class);
+        for (LogConfigKey key : LogConfigKey.values()) {
+            values.put(key, key.defaultValue);
+        }
+        for (Map.Entry<String, String> entry : properties.entrySet()) {
+            LogConfigKey key = LogConfigKey.forName(entry.getKey());
+            if (key == null) {
+                throw new IllegalArgumentException("Unknown log config '" + entry.getKey() + "'");
+            }
+            values.put(key, validated(key, entry.getValue().trim()));
+        }
+        return new LogConfig(values);
+    }
+
+    /** A copy with more overrides on top of this config's values. */
+    public LogConfig with(Map<String, String> overrides) {
+        Map<String, String> merged = new HashMap<>(asProperties());
+        merged.putAll(overrides);
+        return fromProperties(merged);
+    }
+
+    /** Every value by its Kafka name, defaults included. */
+    public Map<String, String> asProperties() {
+        Map<String, String> out = new HashMap<>();
+        values.forEach((key, value) -> out.put(key.configName, value));
+        return out;
+    }
+
+    private static String validated(LogConfigKey key, String value) {
+        try {
+            switch (key.type) {
+                case INT, LONG -> {
+                    long parsed = key.type == LogConfigKey.Type.INT ? Integer.parseInt(value) : Long.parseLong(value);
+                    if (parsed < key.minimum) {
+                        throw new IllegalArgumentException(key.configName + " = " + value + " is below the minimum "
+                                + key.minimum);
+                    }
+                }
+                case DOUBLE -> Double.parseDouble(value);
+                case BOOLEAN -> {
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new IllegalArgumentException(key.configName + " = '" + value + "' is not true or false");
+                    }
+                }
+                case STRING -> { }
+                default -> throw new IllegalStateException("Unhandled type " + key.type);
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key.configName + " = '" + value + "' is not a " + key.type, e);
+        }
+        return value;
+    }
+
+    private long longValue(LogConfigKey key) {
+        return Long.parseLong(values.get(key));
+    }
+
+    @Override
+    public String toString() {
+        return "LogConfig" + asProperties();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.spool.log;
+
+/**
+ * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
+ * type, smallest allowed value and a one-line description. {@link LogConfig} parses values from these.
+ */
+public enum LogConfigKey {
+    SEGMENT_BYTES("segment.bytes", "1073741824", Type.INT, 14, "Size of a segment file before a new one is rolled."),
+    SEGMENT_MS("segment.ms", "604800000", Type.LONG, 1, "Age (by record timestamps) after which a segment is rolled."),
+    SEGMENT_JITTER_MS("segment.jitter.ms", "0", Type.LONG, 0, "Random jitter subtracted from segment.ms."),
+    SEGMENT_INDEX_BYTES("segment.index.bytes", "10485760", Type.INT, 12, "Preallocated size of each index file."),
+    INDEX_INTERVAL_BYTES("index.interval.bytes", "4096", Type.INT, 0, "Log bytes between two index entries."),
+    RETENTION_MS("retention.ms", "604800000", Type.LONG, -1, "Age after which a segment is deleted; -1 keeps forever."),
+    RETENTION_BYTES("retention.bytes", "-1", Type.LONG, -1, "Size above which old segments are deleted; -1 no limit."),
+    FLUSH_MESSAGES("flush.messages", Long.toString(Long.MAX_VALUE), Type.LONG, 1, "Records between forced fsyncs."),
+    FLUSH_MS("flush.ms", Long.toString(Long.MAX_VALUE), Type.LONG, 0, "Milliseconds between forced fsyncs."),
+    FILE_DELETE_DELAY_MS("file.delete.delay.ms", "60000", Type.LONG, 0, "Delay between renaming to .deleted and removing a segment."),
+    MAX_MESSAGE_BYTES("max.message.bytes", "1048588", Type.INT, 0, "Largest record batch accepted."),
+    MESSAGE_TIMESTAMP_TYPE("message.timestamp.type", "CreateTime", Type.STRING, 0, "CreateTime or LogAppendTime."),
+    MESSAGE_TIMESTAMP_BEFORE_MAX_MS("message.timestamp.before.max.ms", Long.toString(Long.MAX_VALUE), Type.LONG, 0,
+            "How far in the past a CreateTime timestamp may lie."),
+    MESSAGE_TIMESTAMP_AFTER_MAX_MS("message.timestamp.after.max.ms", "3600000", Type.LONG, 0,
+            "How far in the future a CreateTime timestamp may lie."),
+    CLEANUP_POLICY("cleanup.policy", "delete", Type.STRING, 0, "delete, compact, or both separated by a comma."),
+    DELETE_RETENTION_MS("delete.retention.ms", "86400000", Type.LONG, 0, "How long tombstones survive compaction."),
+    MIN_COMPACTION_LAG_MS("min.compaction.lag.ms", "0", Type.LONG, 0, "Minimum age of a record before compaction."),
+    MAX_COMPACTION_LAG_MS("max.compaction.lag.ms", Long.toString(Long.MAX_VALUE), Type.LONG, 1, "Maximum age before compaction."),
+    MIN_CLEANABLE_DIRTY_RATIO("min.cleanable.dirty.ratio", "0.5", Type.DOUBLE, 0, "Dirty ratio that triggers compaction."),
+    COMPRESSION_TYPE("compression.type", "producer", Type.STRING, 0, "Final compression: producer, none, gzip, snappy, lz4, zstd."),
+    MIN_INSYNC_REPLICAS("min.insync.replicas", "1", Type.INT, 1, "Replicas that must acknowledge acks=all."),
+    PREALLOCATE("preallocate", "false", Type.BOOLEAN, 0, "Preallocate segment files (ignored: never preallocated)."),
+    UNCLEAN_LEADER_ELECTION_ENABLE("unclean.leader.election.enable", "false", Type.BOOLEAN, 0,
+            "Allow an out-of-sync replica to become leader.");
+
+    /** The value types a key may have. */
+    public enum Type { INT, LONG, DOUBLE, BOOLEAN, STRING }
+
+    public final String configName;
+    public final String defaultValue;
+    public final Type type;
+    public final long minimum;
+    public final String doc;
+
+    LogConfigKey(String configName, String defaultValue, Type type, long minimum, String doc) {
+        this.configName = configName;
+        this.defaultValue = defaultValue;
+        this.type = type;
+        this.minimum = minimum;
+        this.doc = doc;
+    }
+
+    /** The key with this Kafka name, or null. */
+    public static LogConfigKey forName(String configName) {
+        for (LogConfigKey key : values()) {
+            if (key.configName.equals(configName)) {
+                return key;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,628 @@
+package dev.spool.log;
+
+import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchLayout;
+import dev.spool.log.segment.LogSegment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Thread-safe: appends, truncation, roll, retention and flush are serialized by one lock per partition;
+ * reads and offset lookups take no lock and see the log as of the last completed append.
+ *
+ * <p>The log of one partition: {@link LogSegment}s by base offset in a directory named
+ * {@code <topic>-<partition>}, a log start offset, a log end offset (LEO), a high watermark set by the
+ * caller, a recovery point (everything below it is fsynced) and a {@link LeaderEpochCache}.
+ */
+public final class PartitionLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
+
+    private final Path dir;
+    private final LogClock clock;
+    private final ScheduledExecutorService scheduler;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final LeaderEpochCache leaderEpochs;
+    private final RecordBatch appendBatch = new RecordBatch();
+    private volatile LogConfig config;
+    private volatile long logStartOffset;
+    private volatile long logEndOffset;
+    private volatile long highWatermark;
+    private volatile long recoveryPoint;
+    private volatile long lastFlushMs;
+    private long rollJitterMs;
+    private boolean closed;
+
+    private PartitionLog(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
+                         LeaderEpochCache leaderEpochs) {
+        this.dir = dir;
+        this.config = config;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.leaderEpochs = leaderEpochs;
+        this.lastFlushMs = clock.nowMs();
+        this.rollJitterMs = jitter(config);
+    }
+
+    /**
+     * Opens (or creates) the partition directory {@code dir}, recovering it as {@code options} says.
+     * {@code scheduler} runs the delayed removal of deleted segments and the flush after a roll.
+     */
+    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
+                                    LogLoadOptions options) throws IOException {
+        LogLoader.Loaded loaded = LogLoader.load(dir, config, clock, options);
+        PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir));
+        log.segments.putAll(loaded.segments());
+        log.logEndOffset = loaded.logEndOffset();
+        log.logStartOffset = Math.min(log.logEndOffset, Math.max(options.logStartOffset(), loaded.segments().firstKey()));
+        log.recoveryPoint = loaded.recovered() || options.hadCleanShutdown() ? log.logEndOffset
+                : Math.min(options.recoveryPoint(), log.logEndOffset);
+        log.highWatermark = log.logEndOffset;
+        log.leaderEpochs.truncateFromEnd(log.logEndOffset);
+        log.leaderEpochs.truncateFromStart(log.logStartOffset);
+        LOG.info("Opened {}: {} segments, log start offset {}, log end offset {}", dir, log.segments.size(),
+                log.logStartOffset, log.logEndOffset);
+        return log;
+    }
+
+    /** Opens with nothing known about the last shutdown: every segment is validated. */
+    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler)
+            throws IOException {
+        return open(dir, config, clock, scheduler, LogLoadOptions.UNKNOWN);
+    }
+
+    private static long jitter(LogConfig config) {
+        return config.segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(config.segmentJitterMs);
+    }
+
+    // ---------------------------------------------------------------- append
+
+    /**
+     * Appends batches from a producer: assigns offsets from the log end offset, writes
+     * {@code leaderEpoch} into each batch, and under LogAppendTime stamps the time (rewriting the CRC);
+     * all in place in {@code batches} (position to limit: whole batches the caller validated), which are
+     * then written as they are.
+     */
+    public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            long nowMs = clock.nowMs();
+            boolean logAppendTime = config.logAppendTime;
+            long firstOffset = logEndOffset;
+            long nextOffset = firstOffset;
+            long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
+            int batchCount = 0;
+            for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
+                checkWholeBatch(batches, position);
+                appendBatch.wrap(batches, position);
+                appendBatch.setBaseOffset(nextOffset);
+                appendBatch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime) {
+                    appendBatch.setLogAppendTime(nowMs);
+                }
+                nextOffset = appendBatch.nextOffset();
+                maxTimestamp = Math.max(maxTimestamp, appendBatch.maxTimestamp());
+                batchCount++;
+            }
+            if (batchCount == 0) {
+                throw new IllegalArgumentException("No batch to append to " + dir);
+            }
+            leaderEpochs.maybeAssign(leaderEpoch, firstOffset);
+            int size = write(batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
+            return new AppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? nowMs : -1,
+                    logStartOffset, batchCount, size);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Appends batches copied from a leader, keeping their offsets and epochs; the first must start at or
+     * after the log end offset and offsets must increase (gaps left by compaction are allowed).
+     */
+    public AppendInfo appendAsFollower(ByteBuffer batches) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            long expected = logEndOffset;
+            long firstOffset = -1;
+            long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
+            int batchCount = 0;
+            for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
+                checkWholeBatch(batches, position);
+                appendBatch.wrap(batches, position);
+                if (appendBatch.baseOffset() < expected) {
+                    throw new IllegalArgumentException("Batch base offset " + appendBatch.baseOffset()
+                            + " is below the next expected offset " + expected + " of " + dir);
+                }
+                if (firstOffset < 0) {
+                    firstOffset = appendBatch.baseOffset();
+                }
+                leaderEpochs.maybeAssign(appendBatch.partitionLeaderEpoch(), appendBatch.baseOffset());
+                expected = appendBatch.nextOffset();
+                maxTimestamp = Math.max(maxTimestamp, appendBatch.maxTimestamp());
+                batchCount++;
+            }
+            if (batchCount == 0) {
+                throw new IllegalArgumentException("No batch to append to " + dir);
+            }
+            int size = write(batches, firstOffset, expected - 1, maxTimestamp, clock.nowMs());
+            return new AppendInfo(firstOffset, expected - 1, maxTimestamp, -1, logStartOffset, batchCount, size);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkWholeBatch(ByteBuffer batches, int position) {
+        int size = RecordBatch.sizeAt(batches, position);
+        if (size < RecordBatchLayout.HEADER_SIZE_BYTES || position + size > batches.limit()) {
+            throw new IllegalArgumentException("Bytes at " + position + " of the append (limit " + batches.limit()
+                    + ") are not a whole batch (size " + size + ") for " + dir);
+        }
+    }
+
+    private int write(ByteBuffer batches, long firstOffset, long lastOffset, long maxTimestamp, long nowMs)
+            throws IOException {
+        int size = batches.remaining();
+        LogSegment active = segments.lastEntry().getValue();
+        if (active.shouldRoll(config, size, lastOffset, maxTimestamp, nowMs, rollJitterMs)
+                || firstOffset - active.baseOffset() > Integer.MAX_VALUE) {
+            active = rollAt(firstOffset);
+        }
+        active.append(batches);
+        logEndOffset = lastOffset + 1;
+        if (logEndOffset - recoveryPoint >= config.flushMessages) {
+            flushUpTo(logEndOffset);
+        }
+        return size;
+    }
+
+    // ---------------------------------------------------------------- read
+
+    /**
+     * The file region holding batches from the one containing {@code fromOffset}, at most
+     * {@code maxBytes} (but one whole first batch if {@code minOneBatch}), stopping before
+     * {@code maxOffsetExclusive} (the high watermark for consumers, the log end offset for followers).
+     *
+     * @throws OffsetOutOfRangeException if fromOffset is below the log start or above the log end offset
+     */
+    public FetchSlice read(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
+        long endOffset = logEndOffset;
+        long startOffset = logStartOffset;
+        if (fromOffset < startOffset || fromOffset > endOffset) {
+            throw new OffsetOutOfRangeException("Offset " + fromOffset + " is outside [" + startOffset + ", "
+                    + endOffset + "] of " + dir);
+        }
+        long upTo = Math.min(maxOffsetExclusive, endOffset);
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(fromOffset);
+        while (fromOffset < upTo && entry != null) {
+            LogSegment segment = entry.getValue();
+            int segmentEnd = segment.sizeInBytes();
+            int position = segment.translateOffset(fromOffset, segmentEnd);
+            if (position >= 0) {
+                int endPosition = segmentEnd;
+                if (upTo < endOffset) {
+                    int stop = segment.translateOffset(upTo, segmentEnd);
+                    endPosition = stop >= 0 ? stop : segmentEnd;
+                }
+                int available = endPosition - position;
+                if (available <= 0) {
+                    break;
+                }
+                int length = Math.min(maxBytes, available);
+                if (minOneBatch && length < available) {
+                    ByteBuffer header = LogSegment.newHeaderBuffer();
+                    if (segment.readHeader(position, header)) {
+                        int firstBatchSize = RecordBatchLayout.LOG_OVERHEAD_BYTES
+                                + header.getInt(RecordBatchLayout.BATCH_LENGTH_OFFSET);
+                        length = Math.max(length, Math.min(firstBatchSize, available));
+                    }
+                }
+                return new FetchSlice(segment.channel(), segment.logPath(), position, length, fromOffset);
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return FetchSlice.empty(fromOffset);
+    }
+
+    /** {@link #read(long, int, long, boolean)} up to the log end offset, at least one batch. */
+    public FetchSlice read(long fromOffset, int maxBytes) throws IOException {
+        return read(fromOffset, maxBytes, Long.MAX_VALUE, true);
+    }
+
+    // ---------------------------------------------------------------- offsets
+
+    /**
+     * ListOffsets: {@link TimestampOffset#EARLIEST_TIMESTAMP} (and EARLIEST_LOCAL), LATEST,
+     * MAX_TIMESTAMP (the record with the largest timestamp), or the first record whose timestamp is
+     * >= {@code timestampMs}; {@link TimestampOffset#NOT_FOUND} when none is.
+     */
+    public TimestampOffset offsetForTimestamp(long timestampMs) throws IOException {
+        long startOffset = logStartOffset;
+        if (timestampMs == TimestampOffset.EARLIEST_TIMESTAMP || timestampMs == TimestampOffset.EARLIEST_LOCAL_TIMESTAMP) {
+            return new TimestampOffset(-1, startOffset, leaderEpochs.epochForOffset(startOffset));
+        }
+        if (timestampMs == TimestampOffset.LATEST_TIMESTAMP) {
+            long end = logEndOffset;
+            return new TimestampOffset(-1, end, leaderEpochs.latestEpoch());
+        }
+        List<LogSegment> snapshot = new ArrayList<>(segments.values());
+        if (timestampMs == TimestampOffset.MAX_TIMESTAMP) {
+            LogSegment best = null;
+            for (LogSegment segment : snapshot) {
+                if (segment.sizeInBytes() > 0 && (best == null || segment.maxTimestampSoFar() > best.maxTimestampSoFar())) {
+                    best = segment;
+                }
+            }
+            return best == null ? TimestampOffset.NOT_FOUND : found(best.findFirstRecordAtOrAfter(best.maxTimestampSoFar(), startOffset));
+        }
+        if (timestampMs < 0) {
+            throw new IllegalArgumentException("Unknown special timestamp " + timestampMs);
+        }
+        for (LogSegment segment : snapshot) {
+            Record record = segment.findFirstRecordAtOrAfter(timestampMs, startOffset);
+            if (record != null) {
+                return found(record);
+            }
+        }
+        return TimestampOffset.NOT_FOUND;
+    }
+
+    private TimestampOffset found(Record record) {
+        return record == null ? TimestampOffset.NOT_FOUND
+                : new TimestampOffset(record.timestamp(), record.offset(), leaderEpochs.epochForOffset(record.offset()));
+    }
+
+    // ---------------------------------------------------------------- truncation and deletion
+
+    /**
+     * Removes every batch whose last offset is >= {@code offset} (replication: a follower's log diverged).
+     * The log end offset becomes {@code offset}, or the base offset of a batch that straddled it.
+     */
+    public void truncateTo(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset >= logEndOffset) {
+                return;
+            }
+            if (offset <= segments.firstKey() || offset < logStartOffset) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            List<LogSegment> removed = new ArrayList<>(segments.tailMap(offset, true).values());
+            for (LogSegment segment : removed) {
+                segments.remove(segment.baseOffset());
+            }
+            LogSegment last = segments.lastEntry().getValue();
+            long firstRemovedBase = last.truncateTo(offset);
+            long newEnd = firstRemovedBase >= 0 ? Math.min(offset, firstRemovedBase) : offset;
+            if (!removed.isEmpty()) {
+                last.resizeIndexes(config.segmentIndexBytes);
+            }
+            deleteAsync(removed);
+            logEndOffset = newEnd;
+            afterTruncation(newEnd);
+            LOG.info("Truncated {} to offset {} (log end offset now {})", dir, offset, newEnd);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes every segment and starts the log empty at {@code offset} (log start = end = offset). */
+    public void truncateFullyAndStartAt(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            List<LogSegment> removed = new ArrayList<>(segments.values());
+            segments.clear();
+            deleteAsync(removed);
+            segments.put(offset, LogSegment.create(dir, offset, config, clock.nowMs()));
+            logEndOffset = offset;
+            logStartOffset = offset;
+            afterTruncation(offset);
+            leaderEpochs.truncateFromStart(offset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void afterTruncation(long newEnd) throws IOException {
+        recoveryPoint = Math.min(recoveryPoint, newEnd);
+        highWatermark = Math.min(highWatermark, newEnd);
+        logStartOffset = Math.min(logStartOffset, newEnd);
+        leaderEpochs.truncateFromEnd(newEnd);
+    }
+
+    /**
+     * DeleteRecords: moves the log start offset up to {@code offset} (at most the high watermark) and
+     * deletes the segments now wholly below it. Returns the new log start offset (the low watermark).
+     */
+    public long deleteRecordsBefore(long offset) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (offset > highWatermark) {
+                throw new OffsetOutOfRangeException("Cannot delete records before " + offset + ": above the high watermark "
+                        + highWatermark + " of " + dir);
+            }
+            if (offset > logStartOffset) {
+                logStartOffset = offset;
+                leaderEpochs.truncateFromStart(offset);
+                deleteSegments(this::isBelowLogStart);
+            }
+            return logStartOffset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Retention (run every log.retention.check.interval.ms): deletes the oldest segments whose largest
+     * timestamp is older than retention.ms, then while the log exceeds retention.bytes, then those below
+     * the log start offset. Only segments wholly below the high watermark go; the active segment only if
+     * it is not empty (a new one is rolled first). Returns the number of segments deleted.
+     */
+    public int deleteOldSegments() throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            int deleted = 0;
+            LogConfig current = config;
+            if (current.delete && current.retentionMs >= 0) {
+                long nowMs = clock.nowMs();
+                deleted += deleteSegments((segment, next) ->
+                        nowMs - segment.largestTimestampForRetention() > current.retentionMs);
+            }
+            if (current.delete && current.retentionBytes >= 0) {
+                long[] excessBytes = {sizeInBytes() - current.retentionBytes};
+                deleted += deleteSegments((segment, next) -> {
+                    if (excessBytes[0] - segment.sizeInBytes() < 0) {
+                        return false;
+                    }
+                    excessBytes[0] -= segment.sizeInBytes();
+                    return true;
+                });
+            }
+            deleted += deleteSegments(this::isBelowLogStart);
+            return deleted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean isBelowLogStart(LogSegment segment, LogSegment next) {
+        return next != null && next.baseOffset() <= logStartOffset;
+    }
+
+    /** Decides whether a segment (with its successor, null for the active one) may be deleted. */
+    @FunctionalInterface
+    private interface SegmentPredicate {
+        boolean test(LogSegment segment, LogSegment next) throws IOException;
+    }
+
+    private int deleteSegments(SegmentPredicate predicate) throws IOException {
+        List<LogSegment> deletable = new ArrayList<>();
+        List<LogSegment> all = new ArrayList<>(segments.values());
+        for (int i = 0; i < all.size(); i++) {
+            LogSegment segment = all.get(i);
+            LogSegment next = i + 1 < all.size() ? all.get(i + 1) : null;
+            long upperBound = next == null ? logEndOffset : next.baseOffset();
+            boolean emptyActive = next == null && segment.sizeInBytes() == 0;
+            if (emptyActive || upperBound > highWatermark || !predicate.test(segment, next)) {
+                break;
+            }
+            deletable.add(segment);
+        }
+        if (deletable.isEmpty()) {
+            return 0;
+        }
+        if (deletable.size() == segments.size()) {
+            rollAt(logEndOffset);
+        }
+        for (LogSegment segment : deletable) {
+            segments.remove(segment.baseOffset());
+        }
+        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        leaderEpochs.truncateFromStart(logStartOffset);
+        deleteAsync(deletable);
+        LOG.info("Deleted {} segments of {}; log start offset now {}", deletable.size(), dir, logStartOffset);
+        return deletable.size();
+    }
+
+    /** Renames to .deleted now, so a restart never resurrects them; closes and removes after file.delete.delay.ms. */
+    private void deleteAsync(List<LogSegment> removed) throws IOException {
+        for (LogSegment segment : removed) {
+            segment.renameToDeleted();
+        }
+        if (removed.isEmpty()) {
+            return;
+        }
+        List<LogSegment> toDelete = List.copyOf(removed);
+        scheduler.schedule(() -> {
+            for (LogSegment segment : toDelete) {
+                try {
+                    segment.deleteFiles();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot delete " + segment.logPath(), e);
+                }
+            }
+        }, config.fileDeleteDelayMs, TimeUnit.MILLISECONDS);
+    }
+
+    // ---------------------------------------------------------------- roll and flush
+
+    /** Rolls a new active segment at the log end offset (if the active one is not empty). */
+    public void roll() throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            rollAt(logEndOffset);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LogSegment rollAt(long baseOffset) throws IOException {
+        LogSegment active = segments.lastEntry().getValue();
+        if (active.sizeInBytes() == 0) {
+            if (active.baseOffset() == baseOffset) {
+                return active;
+            }
+            segments.remove(active.baseOffset());
+            deleteAsync(List.of(active));
+        } else {
+            active.onBecomeInactive();
+        }
+        LogSegment created = LogSegment.create(dir, baseOffset, config, clock.nowMs());
+        segments.put(baseOffset, created);
+        rollJitterMs = jitter(config);
+        if (active.sizeInBytes() > 0) {
+            // Kafka flushes a rolled segment in the background, so an append never waits for its fsync.
+            scheduler.execute(() -> {
+                try {
+                    flushUpTo(baseOffset);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot flush " + dir + " up to " + baseOffset, e);
+                }
+            });
+        }
+        return created;
+    }
+
+    /** fsyncs everything appended so far and moves the recovery point to the log end offset. */
+    public void flush() throws IOException {
+        flushUpTo(logEndOffset);
+    }
+
+    /** flush.ms: flushes if that long has passed since the last flush (called by the log manager's timer). */
+    public void maybeFlushByTime() throws IOException {
+        if (config.flushMs != Long.MAX_VALUE && clock.nowMs() - lastFlushMs >= config.flushMs
+                && logEndOffset > recoveryPoint) {
+            flush();
+        }
+    }
+
+    private void flushUpTo(long offset) throws IOException {
+        if (offset <= recoveryPoint) {
+            return;
+        }
+        Map.Entry<Long, LogSegment> first = segments.floorEntry(recoveryPoint);
+        long from = first == null ? recoveryPoint : first.getKey();
+        for (LogSegment segment : segments.subMap(from, true, offset, false).values()) {
+            segment.flush();
+        }
+        lock.lock();
+        try {
+            recoveryPoint = Math.max(recoveryPoint, Math.min(offset, logEndOffset));
+            lastFlushMs = clock.nowMs();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- state
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    public long logEndOffset() {
+        return logEndOffset;
+    }
+
+    public long highWatermark() {
+        return highWatermark;
+    }
+
+    /** Sets the high watermark (clamped to [log start, log end]); on one broker it follows the log end offset. */
+    public void updateHighWatermark(long offset) {
+        lock.lock();
+        try {
+            highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public LeaderEpochCache leaderEpochs() {
+        return leaderEpochs;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    /** Applies new settings (topic config change); takes effect from the next append or retention run. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Bytes in all segments. */
+    public long sizeInBytes() {
+        long total = 0;
+        for (LogSegment segment : segments.values()) {
+            total += segment.sizeInBytes();
+        }
+        return total;
+    }
+
+    /** The segments in offset order (a snapshot, for tools and tests). */
+    public List<LogSegment> segments() {
+        return new ArrayList<>(segments.values());
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("Log " + dir + " is closed");
+        }
+    }
+
+    /** Flushes, writes the final index entries, trims the indexes and closes every file. */
+    @Override
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            flush();
+            for (LogSegment segment : segments.values()) {
+                segment.close();
+            }
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + dir + ", logStartOffset=" + logStartOffset + ", logEndOffset=" + logEndOffset + ")";
+    }
+}
