@@ -106,6 +106,18 @@ public final class SpoolProcess implements AutoCloseable {
         }
     }
 
+    /** Waits until the broker has printed a line matching {@code test}; false if none came in time. */
+    public boolean awaitOutput(java.util.function.Predicate<String> test, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (System.nanoTime() < deadline) {
+            if (output().stream().anyMatch(test)) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return output().stream().anyMatch(test);
+    }
+
     public Path dataDir() {
         return dataDir;
     }

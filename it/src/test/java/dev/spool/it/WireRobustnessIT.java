@@ -111,7 +111,8 @@ class WireRobustnessIT {
             out.flush();
             assertClosedByBroker(bad);
         }
-        assertThat(spool.output()).anyMatch(line -> line.contains("1025 bytes") && line.contains("socket.request.max.bytes"));
+        assertThat(spool.awaitOutput(line -> line.contains("1025 bytes") && line.contains("socket.request.max.bytes"),
+                10_000)).as("the broker logs why it closed the connection").isTrue();
         assertBrokerServesAdmin();
     }
 
@@ -122,7 +123,8 @@ class WireRobustnessIT {
             bad.getOutputStream().write(requestV1Header((short) 3, (short) 1, 3, new byte[] {0, 0, 0, 5}));
             assertClosedByBroker(bad);
         }
-        assertThat(spool.output()).anyMatch(line -> line.contains("malformed request"));
+        assertThat(spool.awaitOutput(line -> line.contains("malformed request"), 10_000))
+                .as("the broker logs why it closed the connection").isTrue();
         assertBrokerServesAdmin();
     }
 
