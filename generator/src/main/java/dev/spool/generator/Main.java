@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 /**
  * Generates Spool's message classes from Kafka's JSON message specs.
  *
- * <p>Usage: {@code Main SPEC_DIR OUTPUT_DIR PACKAGE}. Request, response, header and data specs are
- * generated; the output folder is rewritten only where a file's content changed, so incremental
+ * <p>Usage: {@code Main SPEC_DIR OUTPUT_DIR PACKAGE}. Request, response, header, data and metadata
+ * record specs are generated; the output folder is rewritten only where a file's content changed, so incremental
  * builds stay incremental.
  */
 public final class Main {
@@ -45,13 +45,19 @@ public final class Main {
                 written += writeIfChanged(outDir.resolve(spec.className() + ".java"), messages.generate(spec));
             }
         }
-        written += writeIfChanged(outDir.resolve("ApiKey.java"), new ApiKeyGenerator(packageName).generate(specs));
+        if (specs.stream().anyMatch(spec -> "request".equals(spec.type()))) {
+            written += writeIfChanged(outDir.resolve("ApiKey.java"), new ApiKeyGenerator(packageName).generate(specs));
+        }
+        if (specs.stream().anyMatch(spec -> "metadata".equals(spec.type()))) {
+            written += writeIfChanged(outDir.resolve("MetadataRecordType.java"),
+                    new RecordTypeGenerator(packageName).generate(specs));
+        }
         System.out.println("spool generator: " + specs.size() + " specs, " + written + " files written to " + outDir);
     }
 
     private static boolean isGenerated(MessageSpec spec) {
         return switch (spec.type()) {
-            case "request", "response", "header", "data" -> true;
+            case "request", "response", "header", "data", "metadata" -> true;
             default -> false;
         };
     }
