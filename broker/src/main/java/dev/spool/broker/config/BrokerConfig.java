@@ -57,6 +57,11 @@ public final class BrokerConfig {
         if (socketRequestMaxBytes() <= 0) {
             throw new ConfigException("socket.request.max.bytes must be > 0, got " + socketRequestMaxBytes());
         }
+        // Parsed here as well as on use so that a bad value fails before anything starts: Broker.start
+        // reads advertised.listeners only after binding the listeners.
+        listeners();
+        advertisedListeners();
+        logDirs();
     }
 
     private static boolean isDeclared(String name) {

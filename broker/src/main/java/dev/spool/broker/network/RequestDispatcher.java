@@ -105,7 +105,16 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isActive()) {
             return;
         }
-        responses.complete(ctx, slot, response == null ? null : serialize(ctx, context, context.apiVersion(), response));
+        ByteBuf serialized;
+        try {
+            serialized = response == null ? null : serialize(ctx, context, context.apiVersion(), response);
+        } catch (RuntimeException e) {
+            // Thrown here it would vanish into the future's whenComplete and leave the slot open forever.
+            LOG.error("Closing connection: response to {} cannot be written", context, e);
+            ctx.close();
+            return;
+        }
+        responses.complete(ctx, slot, serialized);
     }
 
     /** A response frame: size, header of the version the API uses at this version, body. */

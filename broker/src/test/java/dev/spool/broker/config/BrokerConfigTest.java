@@ -1,0 +1,121 @@
+package dev.spool.broker.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BrokerConfigTest {
+
+    @Test
+    void defaultsAreKafkas() {
+        BrokerConfig config = new BrokerConfig(Map.of());
+
+        assertThat(config.socketRequestMaxBytes()).isEqualTo(104857600);
+        assertThat(config.listeners()).containsExactly(new Endpoint("PLAINTEXT", "127.0.0.1", 9092));
+        assertThat(config.advertisedListeners()).isEmpty();
+        assertThat(config.logDirs()).containsExactly(Path.of("./data"));
+        assertThat(config.nodeId()).isEqualTo(1);
+        assertThat(config.explicitValues()).isEmpty();
+    }
+
+    @Test
+    void everySettingIsDeclaredOnceWithADoc() {
+        for (ConfigKey<?> key : BrokerConfig.ALL) {
+            assertThat(key.doc()).as("doc of %s", key.name()).isNotBlank();
+        }
+        assertThat(BrokerConfig.ALL).extracting(ConfigKey::name).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void logDirsOverridesLogDir() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.dir", "/var/one", "log.dirs", "/var/two, /var/three"));
+
+        assertThat(config.logDirs()).containsExactly(Path.of("/var/two"), Path.of("/var/three"));
+    }
+
+    @Test
+    void logDirIsUsedWhenLogDirsIsBlank() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.dir", "/var/one", "log.dirs", " "));
+
+        assertThat(config.logDirs()).containsExactly(Path.of("/var/one"));
+    }
+
+    @Test
+    void numbersAreParsedWithSurroundingSpaces() {
+        BrokerConfig config = new BrokerConfig(Map.of("node.id", " 7 ", "socket.request.max.bytes", "1024"));
+
+        assertThat(config.nodeId()).isEqualTo(7);
+        assertThat(config.socketRequestMaxBytes()).isEqualTo(1024);
+    }
+
+    @Test
+    void listenersAndAdvertisedListenersAreParsed() {
+        BrokerConfig config = new BrokerConfig(Map.of(
+                "listeners", "PLAINTEXT://0.0.0.0:9092,INTERNAL://localhost:0",
+                "advertised.listeners", "PLAINTEXT://broker1.example.com:9092"));
+
+        assertThat(config.listeners()).containsExactly(new Endpoint("PLAINTEXT", "0.0.0.0", 9092),
+                new Endpoint("INTERNAL", "localhost", 0));
+        assertThat(config.advertisedListeners())
+                .containsExactly(new Endpoint("PLAINTEXT", "broker1.example.com", 9092));
+    }
+
+    @Test
+    void invalidNumberRaisesConfigExceptionNamingTheProperty() {
+        assertRefused(Map.of("socket.request.max.bytes", "100MB"), "socket.request.max.bytes", "100MB");
+        assertRefused(Map.of("node.id", ""), "node.id");
+        assertRefused(Map.of("num.network.threads", "99999999999"), "num.network.threads");
+    }
+
+    @Test
+    void outOfRangeNumberRaisesConfigExceptionNamingTheProperty() {
+        assertRefused(Map.of("node.id", "-1"), "node.id");
+        assertRefused(Map.of("socket.request.max.bytes", "0"), "socket.request.max.bytes");
+    }
+
+    @Test
+    void invalidEndpointRaisesConfigExceptionNamingThePropertyAtConstruction() {
+        assertRefused(Map.of("listeners", "localhost:9092"), "listeners");
+        assertRefused(Map.of("listeners", " , "), "listeners");
+        assertRefused(Map.of("advertised.listeners", "PLAINTEXT://broker1:http"), "advertised.listeners");
+    }
+
+    @Test
+    void logDirsNamingNoDirectoryRaisesConfigException() {
+        assertRefused(Map.of("log.dirs", ",", "log.dir", " "), "log.dirs");
+    }
+
+    @Test
+    void unknownKeysAreIgnored() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "not-a-number", "node.id", "3"));
+
+        assertThat(config.nodeId()).isEqualTo(3);
+        assertThat(config.explicitValues()).containsOnlyKeys("node.id");
+    }
+
+    @Test
+    void zeroNetworkThreadsMeansOnePerCore() {
+        assertThat(new BrokerConfig(Map.of()).numNetworkThreads())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(new BrokerConfig(Map.of("num.network.threads", "3")).numNetworkThreads()).isEqualTo(3);
+    }
+
+    @Test
+    void getReturnsTheTypedValueOfAnyKey() {
+        BrokerConfig config = new BrokerConfig(Map.of("socket.request.max.bytes", "2048"));
+
+        assertThat(config.get(BrokerConfig.SOCKET_REQUEST_MAX_BYTES)).isEqualTo(2048);
+        assertThat(config.get(BrokerConfig.ADVERTISED_LISTENERS)).isNull();
+        assertThat(config.get(BrokerConfig.LOG_DIR)).isEqualTo("./data");
+    }
+
+    /** Checks that the constructor, not a later getter, refuses the settings with a message naming them. */
+    private static void assertRefused(Map<String, String> properties, String... named) {
+        assertThatThrownBy(() -> new BrokerConfig(properties))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContainingAll(named);
+    }
+}
