@@ -1,0 +1,238 @@
+package dev.spool.log;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Thread-safe: the partition logs of every directory in {@code log.dirs}.
+ *
+ * <p>On open it loads each {@code <topic>-<partition>} directory with the recovery point and log start
+ * offset from the directory's checkpoint files, trusting the segments only if Kafka's clean-shutdown
+ * marker {@code .kafka_cleanshutdown} is present (it is removed once loading is done, so a crash from
+ * then on is seen as unclean). A timer runs retention every {@code log.retention.check.interval.ms},
+ * flush.ms checks, and checkpoint writes. {@link #close()} flushes every log, writes the checkpoints
+ * and the marker.
+ */
+public final class LogManager implements AutoCloseable {
+    public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+    private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+
+    private final List<Path> logDirs;
+    private final Function<String, LogConfig> topicConfigs;
+    private final LogClock clock;
+    private final ScheduledExecutorService scheduler;
+    private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final List<ScheduledFuture<?>> timers = new ArrayList<>();
+    private boolean closed;
+
+    /**
+     * Periods of the background work, Kafka's broker settings: {@code log.retention.check.interval.ms}
+     * (300000), {@code log.flush.scheduler.interval.ms} (Kafka's default never; here the flush.ms check
+     * period), {@code log.flush.offset.checkpoint.interval.ms} (60000).
+     */
+    public record Intervals(long retentionCheckIntervalMs, long flushCheckIntervalMs, long checkpointIntervalMs) {
+        public static final Intervals DEFAULTS = new Intervals(300_000, 1_000, 60_000);
+    }
+
+    private LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
+                       ScheduledExecutorService scheduler) {
+        this.logDirs = List.copyOf(logDirs);
+        this.topicConfigs = topicConfigs;
+        this.clock = clock;
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Opens every partition in {@code logDirs}; {@code topicConfigs} gives each topic's config (defaults
+     * plus its overrides). Background work starts on {@code scheduler} with the given periods.
+     */
+    public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
+                                  ScheduledExecutorService scheduler, Intervals intervals) throws IOException {
+        LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler);
+        for (Path logDir : logDirs) {
+            manager.loadDir(logDir);
+        }
+        manager.startTimers(intervals);
+        return manager;
+    }
+
+    private void loadDir(Path logDir) throws IOException {
+        Files.createDirectories(logDir);
+        Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+        boolean clean = Files.exists(marker);
+        Map<TopicPartition, Long> recoveryPoints = readCheckpoint(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
+        Map<TopicPartition, Long> startOffsets = readCheckpoint(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+        List<Path> partitionDirs = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
+            stream.forEach(partitionDirs::add);
+        }
+        for (Path partitionDir : partitionDirs) {
+            TopicPartition partition = TopicPartition.parseDirName(partitionDir.getFileName().toString());
+            if (partition == null) {
+                LOG.warn("Skipping {}: not a <topic>-<partition> directory", partitionDir);
+                continue;
+            }
+            LogLoadOptions options = new LogLoadOptions(recoveryPoints.getOrDefault(partition, 0L),
+                    startOffsets.getOrDefault(partition, 0L), clean);
+            PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
+                    options);
+            if (logs.putIfAbsent(partition, log) != null) {
+                throw new IOException("Partition " + partition + " found twice, again in " + partitionDir);
+            }
+        }
+        Files.deleteIfExists(marker);
+        LOG.info("Loaded {} partitions from {} ({} shutdown)", partitionDirs.size(), logDir, clean ? "clean" : "unclean");
+    }
+
+    private static Map<TopicPartition, Long> readCheckpoint(Path file) throws IOException {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        for (String[] fields : new CheckpointFile(file).read(3)) {
+            try {
+                out.put(new TopicPartition(fields[0], Integer.parseInt(fields[1])), Long.parseLong(fields[2]));
+            } catch (NumberFormatException e) {
+                throw new IOException("Bad entry '" + String.join(" ", fields) + "' in " + file, e);
+            }
+        }
+        return out;
+    }
+
+    private void startTimers(Intervals intervals) {
+        timers.add(scheduler.scheduleWithFixedDelay(() -> forEachLog(PartitionLog::deleteOldSegments),
+                intervals.retentionCheckIntervalMs(), intervals.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS));
+        timers.add(scheduler.scheduleWithFixedDelay(() -> forEachLog(PartitionLog::maybeFlushByTime),
+                intervals.flushCheckIntervalMs(), intervals.flushCheckIntervalMs(), TimeUnit.MILLISECONDS));
+        timers.add(scheduler.scheduleWithFixedDelay(this::checkpointUnchecked,
+                intervals.checkpointIntervalMs(), intervals.checkpointIntervalMs(), TimeUnit.MILLISECONDS));
+    }
+
+    @FunctionalInterface
+    private interface LogAction {
+        void apply(PartitionLog log) throws IOException;
+    }
+
+    private void forEachLog(LogAction action) {
+        for (PartitionLog log : logs.values()) {
+            try {
+                action.apply(log);
+            } catch (IOException e) {
+                // One failing disk must not stop the work on the others; the failure is reported, not dropped.
+                LOG.error("Background work failed for {}", log.dir(), e);
+            }
+        }
+    }
+
+    private void checkpointUnchecked() {
+        try {
+            checkpoint();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write checkpoints in " + logDirs, e);
+        }
+    }
+
+    /** The log of a partition, or null if this broker has none. */
+    public PartitionLog get(TopicPartition partition) {
+        return logs.get(partition);
+    }
+
+    /** The log of a partition, created (in the directory holding the fewest partitions) if it is new. */
+    public synchronized PartitionLog getOrCreate(TopicPartition partition) throws IOException {
+        PartitionLog existing = logs.get(partition);
+        if (existing != null) {
+            return existing;
+        }
+        Path logDir = logDirs.stream().min(Comparator.comparingLong(this::partitionsIn)).orElseThrow();
+        PartitionLog log = PartitionLog.open(logDir.resolve(partition.dirName()), topicConfigs.apply(partition.topic()),
+                clock, scheduler, new LogLoadOptions(0, 0, true));
+        logs.put(partition, log);
+        return log;
+    }
+
+    private long partitionsIn(Path logDir) {
+        return logs.values().stream().filter(log -> log.dir().getParent().equals(logDir)).count();
+    }
+
+    /** Closes the partition's log and removes its directory. */
+    public synchronized void delete(TopicPartition partition) throws IOException {
+        PartitionLog log = logs.remove(partition);
+        if (log == null) {
+            return;
+        }
+        log.close();
+        try (Stream<Path> files = Files.walk(log.dir())) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    public Map<TopicPartition, PartitionLog> logs() {
+        return Map.copyOf(logs);
+    }
+
+    /** Runs retention on every log now (the timer does it every log.retention.check.interval.ms). */
+    public int runRetention() throws IOException {
+        int deleted = 0;
+        for (PartitionLog log : logs.values()) {
+            deleted += log.deleteOldSegments();
+        }
+        return deleted;
+    }
+
+    /** Writes recovery-point-offset-checkpoint and log-start-offset-checkpoint in every log dir. */
+    public synchronized void checkpoint() throws IOException {
+        for (Path logDir : logDirs) {
+            List<String> recoveryPoints = new ArrayList<>();
+            List<String> startOffsets = new ArrayList<>();
+            logs.forEach((partition, log) -> {
+                if (log.dir().getParent().equals(logDir)) {
+                    String prefix = partition.topic() + " " + partition.partition() + " ";
+                    recoveryPoints.add(prefix + log.recoveryPoint());
+                    startOffsets.add(prefix + log.logStartOffset());
+                }
+            });
+            new CheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT)).write(recoveryPoints);
+            new CheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT)).write(startOffsets);
+        }
+    }
+
+    /** Stops the timers, closes (flushes) every log, writes the checkpoints, then the clean-shutdown markers. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ScheduledFuture<?> timer : timers) {
+            timer.cancel(false);
+        }
+        for (PartitionLog log : logs.values()) {
+            log.close();
+        }
+        checkpoint();
+        for (Path logDir : logDirs) {
+            // Kafka 3.7+ writes a small JSON document (KIP-966 broker epoch); -1 = no epoch known here.
+            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE),
+                    "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.spool.log;
+
+import dev.spool.log.record.CompressionType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+
+import static dev.spool.log.TestLogs.batch;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LogManagerTest {
+    @TempDir
+    Path root;
+    private final ScheduledExecutorService scheduler = TestLogs.scheduler();
+    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private static final LogManager.Intervals NEVER = new LogManager.Intervals(3_600_000, 3_600_000, 3_600_000);
+
+    @AfterEach
+    void stop() {
+        scheduler.shutdownNow();
+    }
+
+    private LogManager open(List<Path> dirs) throws IOException {
+        return LogManager.open(dirs, topic -> TestLogs.config("segment.bytes", 1024), clock, scheduler, NEVER);
+    }
+
+    @Test
+    void cleanShutdownWritesKafkaCheckpointsAndMarkerAndReopens() throws IOException {
+        Path dir = root.resolve("d1");
+        LogManager manager = open(List.of(dir));
+        PartitionLog a = manager.getOrCreate(new TopicPartition("orders", 0));
+        PartitionLog b = manager.getOrCreate(new TopicPartition("my-topic", 12));
+        for (int i = 0; i < 20; i++) {
+            a.appendAsLeader(batch("a" + i, 2, 1000, CompressionType.NONE), 0);
+        }
+        b.appendAsLeader(batch("b", 3, 1000, CompressionType.NONE), 4);
+        a.updateHighWatermark(a.logEndOffset());
+        a.deleteRecordsBefore(10);
+        manager.close();
+
+        assertThat(dir.resolve("orders-0")).isDirectory();
+        assertThat(dir.resolve("my-topic-12/leader-epoch-checkpoint")).hasContent("0\n1\n4 0");
+        assertThat(dir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).exists();
+        List<String> recovery = Files.readAllLines(dir.resolve(LogManager.RECOVERY_POINT_CHECKPOINT));
+        assertThat(recovery.subList(0, 2)).containsExactly("0", "2");
+        assertThat(recovery.subList(2, 4)).containsExactlyInAnyOrder("orders 0 40", "my-topic 12 3");
+        assertThat(Files.readAllLines(dir.resolve(LogManager.LOG_START_OFFSET_CHECKPOINT)))
+                .contains("orders 0 10", "my-topic 12 0");
+
+        LogManager reopened = open(List.of(dir));
+        assertThat(dir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
+        PartitionLog again = reopened.get(new TopicPartition("orders", 0));
+        assertThat(again.logEndOffset()).isEqualTo(40);
+        assertThat(again.logStartOffset()).isEqualTo(10);
+        assertThat(TestLogs.readAll(again, 10)).hasSize(30);
+        reopened.close();
+    }
+
+    @Test
+    void uncleanStartRecoversAndSpreadsPartitionsOverDirs() throws IOException {
+        List<Path> dirs = List.of(root.resolve("d1"), root.resolve("d2"));
+        LogManager manager = open(dirs);
+        for (int p = 0; p < 4; p++) {
+            manager.getOrCreate(new TopicPartition("t", p)).appendAsLeader(batch("x" + p, 5, 1000, CompressionType.NONE), 0);
+        }
+        assertThat(manager.logs().values()).extracting(log -> log.dir().getParent()).containsOnly(dirs.get(0), dirs.get(1))
+                .filteredOn(dirs.get(0)::equals).hasSize(2);
+        // No close: as after a crash there is no marker, so every segment is validated on open.
+        LogManager reopened = open(dirs);
+        assertThat(reopened.logs()).hasSize(4);
+        for (PartitionLog log : reopened.logs().values()) {
+            assertThat(log.logEndOffset()).isEqualTo(5);
+            assertThat(TestLogs.readAll(log, 0)).hasSize(5);
+        }
+        reopened.delete(new TopicPartition("t", 1));
+        assertThat(reopened.logs()).hasSize(3);
+        reopened.close();
+        // the first manager stands for the crashed process: it is never closed
+    }
+}
