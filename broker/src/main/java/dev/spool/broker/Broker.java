@@ -4,62 +4,144 @@ import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.MetadataHandler;
+import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.cluster.MetaProperties;
 import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.ConfigException;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.network.NetworkServer;
+import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.LogClock;
+import dev.spool.log.LogConfig;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.TopicPartition;
 import dev.spool.protocol.message.ApiKey;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running broker: its identity, its API handlers and its listeners. Built by {@link #start},
- * stopped by {@link #close}. Thread-safe.
+ * One running broker: its identity, metadata, partitions, API handlers and listeners. Built by
+ * {@link #start}, stopped by {@link #close}. Thread-safe.
  */
 public final class Broker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
-    private final NetworkServer network;
+    private final List<AutoCloseable> resources;
     private final List<Endpoint> boundEndpoints;
     private final ClusterView cluster;
 
-    private Broker(NetworkServer network, List<Endpoint> boundEndpoints, ClusterView cluster) {
-        this.network = network;
+    private Broker(List<AutoCloseable> resources, List<Endpoint> boundEndpoints, ClusterView cluster) {
+        this.resources = resources;
         this.boundEndpoints = boundEndpoints;
         this.cluster = cluster;
     }
 
     public static Broker start(BrokerConfig config) throws IOException, InterruptedException {
-        MetaProperties meta = MetaProperties.loadOrCreate(config.logDirs().get(0), config.nodeId());
-        ApiRegistry registry = new ApiRegistry();
-        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
-        ClusterView[] view = new ClusterView[1];
-        registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
-                .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion, new MetadataHandler(() -> view[0]))
-                .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
-                        new ClusterHandler(() -> view[0]));
-        NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
-                config.numNetworkThreads());
-        List<Endpoint> bound = new ArrayList<>();
+        long startNanos = System.nanoTime();
+        Map<String, String> logDefaults = config.logConfigDefaults();
+        LogConfig brokerLogConfig = parseLogDefaults(logDefaults);
+        Path logDir = config.logDirs().get(0);
+        MetaProperties meta = MetaProperties.loadOrCreate(logDir, config.nodeId());
+        LogClock clock = LogClock.SYSTEM;
+        List<AutoCloseable> resources = new ArrayList<>();
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, runnable -> {
+            Thread thread = new Thread(runnable, "spool-scheduler");
+            thread.setDaemon(true);
+            return thread;
+        });
+        resources.add(scheduler::shutdownNow);
         try {
+            PartitionLog metadataPartition = PartitionLog.open(
+                    logDir.resolve(new TopicPartition(MetadataLog.TOPIC, 0).dirName()), LogConfig.defaults(), clock,
+                    scheduler);
+            MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock);
+            resources.add(0, metadata);
+            metadata.load();
+            PartitionManager partitions = new PartitionManager(logDir, logDefaults, clock, scheduler);
+            resources.add(0, partitions);
+            metadata.addListener(partitions);
+            scheduleRetention(scheduler, partitions, config.logRetentionCheckIntervalMs());
+
+            TopicController topics = new TopicController(config.nodeId(),
+                    new TopicDefaults(config.numPartitions(), config.defaultReplicationFactor(), logDefaults),
+                    overrides -> invalidTopicConfig(brokerLogConfig, overrides));
+            ClusterView[] view = new ClusterView[1];
+            ApiRegistry registry = new ApiRegistry();
+            ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
+            TopicsHandler topicsHandler = new TopicsHandler(metadata, topics);
+            registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
+                    .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
+                            new MetadataHandler(() -> view[0], metadata::image, !config.autoCreateTopics() ? null
+                                    : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false))))
+                    .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
+                            new ClusterHandler(() -> view[0]))
+                    .register(ApiKey.CREATE_TOPICS, 2, 7, topicsHandler)
+                    .register(ApiKey.DELETE_TOPICS, 1, 6, topicsHandler)
+                    .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);
+
+            NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
+                    config.numNetworkThreads());
+            resources.add(0, network);
+            List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
                 bound.add(network.bind(listener));
             }
-        } catch (RuntimeException | InterruptedException e) {
-            network.close();
+            Endpoint advertised = advertisedEndpoint(config, bound);
+            view[0] = new ClusterView(meta.clusterId(), config.nodeId(),
+                    List.of(new ClusterView.BrokerNode(config.nodeId(), advertised, null)));
+            LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {}", config.nodeId(),
+                    meta.clusterId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), bound, advertised);
+            return new Broker(resources, List.copyOf(bound), view[0]);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            closeAll(resources);
             throw e;
         }
-        Endpoint advertised = advertisedEndpoint(config, bound);
-        view[0] = new ClusterView(meta.clusterId(), config.nodeId(),
-                List.of(new ClusterView.BrokerNode(config.nodeId(), advertised, null)));
-        LOG.info("Spool broker {} of cluster {} started, listening on {}, advertising {}", config.nodeId(),
-                meta.clusterId(), bound, advertised);
-        return new Broker(network, List.copyOf(bound), view[0]);
+    }
+
+    private static LogConfig parseLogDefaults(Map<String, String> logDefaults) {
+        try {
+            return LogConfig.fromProperties(logDefaults);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("invalid log default: " + e.getMessage());
+        }
+    }
+
+    /** Why a topic's config overrides are invalid, or null when they are valid. */
+    private static String invalidTopicConfig(LogConfig brokerDefaults, Map<String, String> overrides) {
+        try {
+            brokerDefaults.with(overrides);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static void scheduleRetention(ScheduledExecutorService scheduler, PartitionManager partitions,
+                                          long intervalMs) {
+        scheduler.scheduleWithFixedDelay(() -> {
+            for (Partition partition : partitions.all()) {
+                try {
+                    partition.log().deleteOldSegments();
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("Retention check of {} failed", partition, e);
+                }
+            }
+        }, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** The endpoint clients are sent to: the first advertised listener, else the first bound one. */
@@ -84,7 +166,18 @@ public final class Broker implements AutoCloseable {
     @Override
     public void close() {
         LOG.info("Spool broker shutting down");
-        network.close();
+        closeAll(resources);
         LOG.info("Spool broker stopped");
+    }
+
+    /** Closes in list order: network first, then what it used. */
+    private static void closeAll(List<AutoCloseable> resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.error("Error while closing {}", resource, e);
+            }
+        }
     }
 }

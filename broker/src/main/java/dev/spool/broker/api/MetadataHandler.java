@@ -1,10 +1,17 @@
 package dev.spool.broker.api;
 
 import dev.spool.broker.cluster.ClusterView;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.metadata.TopicNames;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.MetadataRequestData;
+import dev.spool.protocol.message.MetadataRequestData.MetadataRequestTopic;
 import dev.spool.protocol.message.MetadataResponseData;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseBroker;
+import dev.spool.protocol.message.MetadataResponseData.MetadataResponsePartition;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseTopic;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
@@ -14,23 +21,53 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * Metadata: the brokers, the cluster id, the controller and the requested topics. Thread-safe.
- *
- * <p>The broker holds no topics yet (topic creation comes with the metadata log), so every topic
- * asked for by name is UNKNOWN_TOPIC_OR_PARTITION and by id UNKNOWN_TOPIC_ID, and "all topics"
- * is the empty list.
+ * Metadata: the brokers, the cluster id, the controller and the requested topics (all of them for a
+ * null list, or an empty one before v1) with their partitions, leaders and replicas. A topic asked for
+ * by name that does not exist is created first when {@code auto.create.topics.enable} and the request
+ * allow it (always before v4), with {@code num.partitions}. Thread-safe.
  */
 public final class MetadataHandler implements ApiHandler {
 
-    private final Supplier<ClusterView> cluster;
+    /** Creates topics that a Metadata request names and that do not exist yet. */
+    @FunctionalInterface
+    public interface TopicAutoCreator {
+        CompletableFuture<?> create(List<CreatableTopic> topics);
+    }
 
-    public MetadataHandler(Supplier<ClusterView> cluster) {
+    private final Supplier<ClusterView> cluster;
+    private final Supplier<MetadataImage> metadata;
+    private final TopicAutoCreator autoCreator;
+
+    /** {@code autoCreator} null: auto.create.topics.enable=false. */
+    public MetadataHandler(Supplier<ClusterView> cluster, Supplier<MetadataImage> metadata, TopicAutoCreator autoCreator) {
         this.cluster = cluster;
+        this.metadata = metadata;
+        this.autoCreator = autoCreator;
     }
 
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message message) {
         MetadataRequestData request = (MetadataRequestData) message;
+        boolean allTopics = request.topics() == null || (context.apiVersion() == 0 && request.topics().isEmpty());
+        List<CreatableTopic> toCreate = new ArrayList<>();
+        boolean mayCreate = autoCreator != null && (context.apiVersion() < 4 || request.allowAutoTopicCreation());
+        if (!allTopics && mayCreate) {
+            MetadataImage image = metadata.get();
+            for (MetadataRequestTopic wanted : request.topics()) {
+                if (wanted.name() != null && image.topic(wanted.name()) == null
+                        && TopicNames.whyInvalid(wanted.name()) == null && !wanted.name().startsWith("__")) {
+                    toCreate.add(new CreatableTopic().setName(wanted.name()).setNumPartitions(-1)
+                            .setReplicationFactor((short) -1));
+                }
+            }
+        }
+        if (toCreate.isEmpty()) {
+            return CompletableFuture.completedFuture(respond(request, allTopics, metadata.get()));
+        }
+        return autoCreator.create(toCreate).thenApply(created -> respond(request, false, metadata.get()));
+    }
+
+    private MetadataResponseData respond(MetadataRequestData request, boolean allTopics, MetadataImage image) {
         ClusterView view = cluster.get();
         List<MetadataResponseBroker> brokers = new ArrayList<>();
         for (ClusterView.BrokerNode node : view.brokers()) {
@@ -40,24 +77,55 @@ public final class MetadataHandler implements ApiHandler {
                     .setPort(node.endpoint().port())
                     .setRack(node.rack()));
         }
-        List<MetadataResponseTopic> topics = new ArrayList<>();
-        if (request.topics() != null) {
-            for (MetadataRequestData.MetadataRequestTopic wanted : request.topics()) {
-                topics.add(unknownTopic(wanted));
+        List<MetadataResponseTopic> result = new ArrayList<>();
+        if (allTopics) {
+            for (TopicImage topic : image.topics()) {
+                result.add(describe(topic));
+            }
+        } else {
+            for (MetadataRequestTopic wanted : request.topics()) {
+                result.add(describe(image, wanted));
             }
         }
-        return CompletableFuture.completedFuture(new MetadataResponseData()
+        return new MetadataResponseData()
                 .setBrokers(brokers)
                 .setClusterId(view.clusterId())
                 .setControllerId(view.controllerId())
-                .setTopics(topics));
+                .setTopics(result);
     }
 
-    private static MetadataResponseTopic unknownTopic(MetadataRequestData.MetadataRequestTopic wanted) {
-        boolean byId = wanted.name() == null && !Uuid.ZERO_UUID.equals(wanted.topicId());
+    private static MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted) {
+        boolean byId = wanted.name() == null;
+        TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
+        if (topic != null) {
+            return describe(topic);
+        }
+        Errors error = byId ? Errors.UNKNOWN_TOPIC_ID
+                : TopicNames.whyInvalid(wanted.name()) != null ? Errors.INVALID_TOPIC_EXCEPTION
+                : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         return new MetadataResponseTopic()
-                .setErrorCode(byId ? Errors.UNKNOWN_TOPIC_ID.code() : Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                .setErrorCode(error.code())
                 .setName(wanted.name())
-                .setTopicId(wanted.topicId());
+                .setTopicId(byId ? wanted.topicId() : Uuid.ZERO_UUID);
+    }
+
+    private static MetadataResponseTopic describe(TopicImage topic) {
+        List<MetadataResponsePartition> partitions = new ArrayList<>();
+        for (PartitionImage partition : topic.partitions().values()) {
+            partitions.add(new MetadataResponsePartition()
+                    .setErrorCode(Errors.NONE.code())
+                    .setPartitionIndex(partition.partition())
+                    .setLeaderId(partition.leader())
+                    .setLeaderEpoch(partition.leaderEpoch())
+                    .setReplicaNodes(new ArrayList<>(partition.replicas()))
+                    .setIsrNodes(new ArrayList<>(partition.isr()))
+                    .setOfflineReplicas(new ArrayList<>()));
+        }
+        return new MetadataResponseTopic()
+                .setErrorCode(Errors.NONE.code())
+                .setName(topic.name())
+                .setTopicId(topic.id())
+                .setIsInternal(topic.isInternal())
+                .setPartitions(partitions);
     }
 }

@@ -33,8 +33,61 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> NUM_NETWORK_THREADS = ConfigKey.integer("num.network.threads", 0,
             "Network event loop threads; 0 means one per core.");
 
+    public static final ConfigKey<Boolean> AUTO_CREATE_TOPICS_ENABLE = ConfigKey.bool("auto.create.topics.enable",
+            true, "Create a topic that a client asks metadata for when it does not exist.");
+    public static final ConfigKey<Integer> NUM_PARTITIONS = ConfigKey.integer("num.partitions", 1,
+            "Partitions of a topic created without a partition count.");
+    public static final ConfigKey<Integer> DEFAULT_REPLICATION_FACTOR = ConfigKey.integer("default.replication.factor",
+            1, "Replication factor of a topic created without one.");
+    public static final ConfigKey<Long> LOG_RETENTION_CHECK_INTERVAL_MS = ConfigKey.longValue(
+            "log.retention.check.interval.ms", 300000, "How often segments past retention are looked for.");
+
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
-            SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS);
+            SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
+            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS);
+
+    private static final long HOUR_MS = 3_600_000L;
+    private static final long MINUTE_MS = 60_000L;
+
+    /** Broker settings that give topics their log config defaults (Kafka's names and pairings). */
+    public static final List<LogDefaultSetting> LOG_DEFAULTS = List.of(
+            LogDefaultSetting.same("log.segment.bytes", "segment.bytes", "Default segment.bytes."),
+            new LogDefaultSetting("log.roll.ms", "segment.ms", 1, 0, "Default segment.ms."),
+            new LogDefaultSetting("log.roll.hours", "segment.ms", HOUR_MS, 1, "Default segment.ms, in hours."),
+            new LogDefaultSetting("log.roll.jitter.ms", "segment.jitter.ms", 1, 0, "Default segment.jitter.ms."),
+            new LogDefaultSetting("log.roll.jitter.hours", "segment.jitter.ms", HOUR_MS, 1,
+                    "Default segment.jitter.ms, in hours."),
+            LogDefaultSetting.same("log.index.size.max.bytes", "segment.index.bytes", "Default segment.index.bytes."),
+            LogDefaultSetting.same("log.index.interval.bytes", "index.interval.bytes", "Default index.interval.bytes."),
+            new LogDefaultSetting("log.retention.ms", "retention.ms", 1, 0, "Default retention.ms."),
+            new LogDefaultSetting("log.retention.minutes", "retention.ms", MINUTE_MS, 1,
+                    "Default retention.ms, in minutes."),
+            new LogDefaultSetting("log.retention.hours", "retention.ms", HOUR_MS, 2,
+                    "Default retention.ms, in hours (168: 7 days)."),
+            LogDefaultSetting.same("log.retention.bytes", "retention.bytes", "Default retention.bytes."),
+            LogDefaultSetting.same("log.flush.interval.messages", "flush.messages", "Default flush.messages."),
+            LogDefaultSetting.same("log.flush.interval.ms", "flush.ms", "Default flush.ms."),
+            LogDefaultSetting.same("log.segment.delete.delay.ms", "file.delete.delay.ms", "Default file.delete.delay.ms."),
+            LogDefaultSetting.same("message.max.bytes", "max.message.bytes", "Default max.message.bytes."),
+            LogDefaultSetting.same("log.message.timestamp.type", "message.timestamp.type",
+                    "Default message.timestamp.type."),
+            LogDefaultSetting.same("log.message.timestamp.before.max.ms", "message.timestamp.before.max.ms",
+                    "Default message.timestamp.before.max.ms."),
+            LogDefaultSetting.same("log.message.timestamp.after.max.ms", "message.timestamp.after.max.ms",
+                    "Default message.timestamp.after.max.ms."),
+            LogDefaultSetting.same("log.cleanup.policy", "cleanup.policy", "Default cleanup.policy."),
+            LogDefaultSetting.same("log.cleaner.delete.retention.ms", "delete.retention.ms",
+                    "Default delete.retention.ms."),
+            LogDefaultSetting.same("log.cleaner.min.compaction.lag.ms", "min.compaction.lag.ms",
+                    "Default min.compaction.lag.ms."),
+            LogDefaultSetting.same("log.cleaner.max.compaction.lag.ms", "max.compaction.lag.ms",
+                    "Default max.compaction.lag.ms."),
+            LogDefaultSetting.same("log.cleaner.min.cleanable.ratio", "min.cleanable.dirty.ratio",
+                    "Default min.cleanable.dirty.ratio."),
+            LogDefaultSetting.same("compression.type", "compression.type", "Default compression.type."),
+            LogDefaultSetting.same("min.insync.replicas", "min.insync.replicas", "Default min.insync.replicas."),
+            LogDefaultSetting.same("unclean.leader.election.enable", "unclean.leader.election.enable",
+                    "Default unclean.leader.election.enable."));
 
     private final Map<String, String> values;
 
@@ -70,7 +123,55 @@ public final class BrokerConfig {
                 return true;
             }
         }
+        for (LogDefaultSetting setting : LOG_DEFAULTS) {
+            if (setting.brokerName().equals(name)) {
+                return true;
+            }
+        }
         return false;
+    }
+
+    /**
+     * The topic log config defaults this broker's settings give, by topic config name; a topic config
+     * no broker setting names keeps Kafka's default. Values are checked by the log's config parser.
+     */
+    public Map<String, String> logConfigDefaults() {
+        Map<String, String> defaults = new TreeMap<>();
+        Map<String, Integer> chosenPrecedence = new TreeMap<>();
+        for (LogDefaultSetting setting : LOG_DEFAULTS) {
+            String raw = values.get(setting.brokerName());
+            Integer chosen = chosenPrecedence.get(setting.topicName());
+            if (raw == null || (chosen != null && chosen <= setting.precedence())) {
+                continue;
+            }
+            String value = raw.trim();
+            if (setting.toTopicUnit() != 1) {
+                try {
+                    value = String.valueOf(Math.multiplyExact(Long.parseLong(value), setting.toTopicUnit()));
+                } catch (NumberFormatException | ArithmeticException e) {
+                    throw new ConfigException("invalid value '" + raw + "' for " + setting.brokerName());
+                }
+            }
+            defaults.put(setting.topicName(), value);
+            chosenPrecedence.put(setting.topicName(), setting.precedence());
+        }
+        return defaults;
+    }
+
+    public boolean autoCreateTopics() {
+        return get(AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    public int numPartitions() {
+        return get(NUM_PARTITIONS);
+    }
+
+    public short defaultReplicationFactor() {
+        return (short) (int) get(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public long logRetentionCheckIntervalMs() {
+        return get(LOG_RETENTION_CHECK_INTERVAL_MS);
     }
 
     public <T> T get(ConfigKey<T> key) {

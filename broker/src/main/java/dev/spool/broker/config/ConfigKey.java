@@ -14,6 +14,16 @@ public record ConfigKey<T>(String name, Function<String, T> parser, String defau
         return new ConfigKey<>(name, value -> value, defaultValue, doc);
     }
 
+    public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String doc) {
+        return new ConfigKey<>(name, value -> {
+            String trimmed = value.trim();
+            if (!trimmed.equalsIgnoreCase("true") && !trimmed.equalsIgnoreCase("false")) {
+                throw new ConfigException("invalid value '" + value + "' for " + name + ": not true or false");
+            }
+            return Boolean.parseBoolean(trimmed);
+        }, String.valueOf(defaultValue), doc);
+    }
+
     public static ConfigKey<Integer> integer(String name, int defaultValue, String doc) {
         return new ConfigKey<>(name, value -> parseNumber(name, value, Integer::parseInt), String.valueOf(defaultValue), doc);
     }

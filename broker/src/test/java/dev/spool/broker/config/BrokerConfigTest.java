@@ -90,10 +90,40 @@ class BrokerConfigTest {
 
     @Test
     void unknownKeysAreIgnored() {
-        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "not-a-number", "node.id", "3"));
+        BrokerConfig config = new BrokerConfig(Map.of("some.future.setting", "not-a-number", "node.id", "3"));
 
         assertThat(config.nodeId()).isEqualTo(3);
         assertThat(config.explicitValues()).containsOnlyKeys("node.id");
+    }
+
+    @Test
+    void logRetentionHoursGiveTopicsTheirRetentionMs() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "1", "log.segment.bytes", "2048"));
+
+        assertThat(config.logConfigDefaults())
+                .containsEntry("retention.ms", "3600000")
+                .containsEntry("segment.bytes", "2048");
+    }
+
+    @Test
+    void logRetentionMsWinsOverMinutesAndHours() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "1", "log.retention.minutes", "2",
+                "log.retention.ms", "5000"));
+
+        assertThat(config.logConfigDefaults()).containsEntry("retention.ms", "5000");
+    }
+
+    @Test
+    void unsetLogSettingsLeaveKafkaDefaults() {
+        assertThat(new BrokerConfig(Map.of()).logConfigDefaults()).isEmpty();
+    }
+
+    @Test
+    void nonNumericRetentionHoursRaiseConfigException() {
+        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "soon"));
+
+        assertThatThrownBy(config::logConfigDefaults).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("log.retention.hours");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.MetadataHandler;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.protocol.Errors;
@@ -62,7 +63,7 @@ class RequestDispatcherTest {
     @BeforeEach
     void pipeline() {
         registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
-                .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion, new MetadataHandler(() -> CLUSTER))
+                .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion, new MetadataHandler(() -> CLUSTER, () -> MetadataImage.EMPTY, null))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                         new ClusterHandler(() -> CLUSTER))
                 .register(PARKED_API, 0, PARKED_API.highestVersion, parkingHandler);

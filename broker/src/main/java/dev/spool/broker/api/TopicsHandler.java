@@ -1,0 +1,73 @@
+package dev.spool.broker.api;
+
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.metadata.TopicController.TopicReference;
+import dev.spool.protocol.message.CreatePartitionsRequestData;
+import dev.spool.protocol.message.CreatePartitionsResponseData;
+import dev.spool.protocol.message.CreateTopicsRequestData;
+import dev.spool.protocol.message.CreateTopicsResponseData;
+import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
+import dev.spool.protocol.message.DeleteTopicsRequestData;
+import dev.spool.protocol.message.DeleteTopicsResponseData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * CreateTopics, DeleteTopics and CreatePartitions: each request becomes one command of the
+ * {@link MetadataManager}, decided by the {@link TopicController}, and is answered once its records
+ * are durable and the partitions exist (or are gone). Thread-safe.
+ */
+public final class TopicsHandler implements ApiHandler {
+
+    private final MetadataManager metadata;
+    private final TopicController controller;
+
+    public TopicsHandler(MetadataManager metadata, TopicController controller) {
+        this.metadata = metadata;
+        this.controller = controller;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message request) {
+        return switch (context.apiKey()) {
+            case CREATE_TOPICS -> createTopics((CreateTopicsRequestData) request);
+            case DELETE_TOPICS -> deleteTopics((DeleteTopicsRequestData) request);
+            case CREATE_PARTITIONS -> createPartitions((CreatePartitionsRequestData) request);
+            default -> throw new IllegalArgumentException("TopicsHandler does not serve " + context.apiKey());
+        };
+    }
+
+    private CompletableFuture<Message> createTopics(CreateTopicsRequestData request) {
+        return metadata.submit(image -> controller.createTopics(image, request.topics(), request.validateOnly()))
+                .thenApply(results -> {
+                    for (CreatableTopicResult result : results) {
+                        if (result.configs() == null) {
+                            result.setConfigs(new ArrayList<>());
+                        }
+                    }
+                    return new CreateTopicsResponseData().setTopics(results);
+                });
+    }
+
+    private CompletableFuture<Message> deleteTopics(DeleteTopicsRequestData request) {
+        List<TopicReference> topics = new ArrayList<>();
+        for (String name : request.topicNames()) {
+            topics.add(new TopicReference(name, null));
+        }
+        for (DeleteTopicsRequestData.DeleteTopicState state : request.topics()) {
+            boolean byId = state.name() == null && !Uuid.ZERO_UUID.equals(state.topicId());
+            topics.add(new TopicReference(byId ? null : state.name(), byId ? state.topicId() : null));
+        }
+        return metadata.submit(image -> controller.deleteTopics(image, topics))
+                .thenApply(results -> new DeleteTopicsResponseData().setResponses(results));
+    }
+
+    private CompletableFuture<Message> createPartitions(CreatePartitionsRequestData request) {
+        return metadata.submit(image -> controller.createPartitions(image, request.topics(), request.validateOnly()))
+                .thenApply(results -> new CreatePartitionsResponseData().setResults(results));
+    }
+}

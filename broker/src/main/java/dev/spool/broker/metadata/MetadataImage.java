@@ -1,0 +1,154 @@
+package dev.spool.broker.metadata;
+
+import dev.spool.protocol.metadata.ConfigRecordData;
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
+import dev.spool.protocol.metadata.PartitionRecordData;
+import dev.spool.protocol.metadata.ProducerIdsRecordData;
+import dev.spool.protocol.metadata.RemoveTopicRecordData;
+import dev.spool.protocol.metadata.TopicRecordData;
+import dev.spool.protocol.types.Uuid;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The cluster as the metadata log says it is after applying every record up to {@link #offset()}:
+ * topics by name and id, config overrides by resource, and the next free producer id. Built only
+ * by applying records (restart = replay). Immutable: readers on any thread share an image while the
+ * metadata thread builds the next one.
+ */
+public final class MetadataImage {
+
+    public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(), 0L, -1L);
+
+    private final Map<String, TopicImage> topicsByName;
+    private final Map<Uuid, TopicImage> topicsById;
+    private final Map<ConfigResource, Map<String, String>> configs;
+    private final long nextProducerId;
+    private final long offset;
+
+    private MetadataImage(Map<String, TopicImage> topicsByName, Map<Uuid, TopicImage> topicsById,
+                          Map<ConfigResource, Map<String, String>> configs, long nextProducerId, long offset) {
+        this.topicsByName = Collections.unmodifiableMap(topicsByName);
+        this.topicsById = Collections.unmodifiableMap(topicsById);
+        this.configs = Collections.unmodifiableMap(configs);
+        this.nextProducerId = nextProducerId;
+        this.offset = offset;
+    }
+
+    /** The topic of this name, or null. */
+    public TopicImage topic(String name) {
+        return topicsByName.get(name);
+    }
+
+    /** The topic of this id, or null. */
+    public TopicImage topic(Uuid id) {
+        return topicsById.get(id);
+    }
+
+    /** Every topic, sorted by name. */
+    public Collection<TopicImage> topics() {
+        return topicsByName.values();
+    }
+
+    /** The overrides set on a resource (a topic's configs, a broker's dynamic configs); never null. */
+    public Map<String, String> configs(ConfigResource resource) {
+        return configs.getOrDefault(resource, Map.of());
+    }
+
+    /** The first producer id not yet handed out (ProducerIdsRecord). */
+    public long nextProducerId() {
+        return nextProducerId;
+    }
+
+    /** The offset of the last metadata record applied, -1 for none. */
+    public long offset() {
+        return offset;
+    }
+
+    /** A new image: this one with {@code records} applied, the last of them at {@code lastOffset}. */
+    public MetadataImage apply(List<VersionedRecord> records, long lastOffset) {
+        TreeMap<String, TopicImage> byName = new TreeMap<>(topicsByName);
+        HashMap<Uuid, TopicImage> byId = new HashMap<>(topicsById);
+        HashMap<ConfigResource, Map<String, String>> newConfigs = new HashMap<>(configs);
+        long producerId = nextProducerId;
+        for (VersionedRecord record : records) {
+            switch (record.type()) {
+                case TOPIC_RECORD -> {
+                    TopicRecordData topic = (TopicRecordData) record.data();
+                    TopicImage image = new TopicImage(topic.name(), topic.topicId(), new TreeMap<>());
+                    byName.put(topic.name(), image);
+                    byId.put(topic.topicId(), image);
+                }
+                case PARTITION_RECORD -> putTopic(byName, byId, applyPartition(byId, (PartitionRecordData) record.data()));
+                case PARTITION_CHANGE_RECORD ->
+                        putTopic(byName, byId, applyPartitionChange(byId, (PartitionChangeRecordData) record.data()));
+                case REMOVE_TOPIC_RECORD -> {
+                    TopicImage removed = byId.remove(((RemoveTopicRecordData) record.data()).topicId());
+                    if (removed != null) {
+                        byName.remove(removed.name());
+                        newConfigs.remove(ConfigResource.topic(removed.name()));
+                    }
+                }
+                case CONFIG_RECORD -> applyConfig(newConfigs, (ConfigRecordData) record.data());
+                case PRODUCER_IDS_RECORD -> producerId = Math.max(producerId,
+                        ((ProducerIdsRecordData) record.data()).nextProducerId());
+                default -> {
+                    // Records of features Spool does not have yet (ACLs, quotas, brokers of a quorum) change nothing.
+                }
+            }
+        }
+        return new MetadataImage(byName, byId, newConfigs, producerId, lastOffset);
+    }
+
+    private static void putTopic(Map<String, TopicImage> byName, Map<Uuid, TopicImage> byId, TopicImage topic) {
+        if (topic != null) {
+            byName.put(topic.name(), topic);
+            byId.put(topic.id(), topic);
+        }
+    }
+
+    private static TopicImage applyPartition(Map<Uuid, TopicImage> byId, PartitionRecordData record) {
+        TopicImage topic = byId.get(record.topicId());
+        if (topic == null) {
+            throw new IllegalStateException("PartitionRecord for unknown topic id " + record.topicId());
+        }
+        return topic.withPartition(new PartitionImage(record.partitionId(), record.replicas(), record.isr(),
+                record.leader(), record.leaderEpoch(), record.partitionEpoch()));
+    }
+
+    private static TopicImage applyPartitionChange(Map<Uuid, TopicImage> byId, PartitionChangeRecordData change) {
+        TopicImage topic = byId.get(change.topicId());
+        PartitionImage current = topic == null ? null : topic.partition(change.partitionId());
+        if (current == null) {
+            throw new IllegalStateException("PartitionChangeRecord for unknown partition " + change.topicId() + "-"
+                    + change.partitionId());
+        }
+        // Leader -2 means "unchanged"; a new leader starts a new leader epoch.
+        boolean newLeader = change.leader() != -2;
+        return topic.withPartition(new PartitionImage(current.partition(),
+                change.replicas() != null ? change.replicas() : current.replicas(),
+                change.isr() != null ? change.isr() : current.isr(),
+                newLeader ? change.leader() : current.leader(),
+                newLeader ? current.leaderEpoch() + 1 : current.leaderEpoch(),
+                current.partitionEpoch() + 1));
+    }
+
+    private static void applyConfig(Map<ConfigResource, Map<String, String>> configs, ConfigRecordData record) {
+        ConfigResource resource = new ConfigResource(record.resourceType(), record.resourceName());
+        TreeMap<String, String> values = new TreeMap<>(configs.getOrDefault(resource, Map.of()));
+        if (record.value() == null) {
+            values.remove(record.name());
+        } else {
+            values.put(record.name(), record.value());
+        }
+        if (values.isEmpty()) {
+            configs.remove(resource);
+        } else {
+            configs.put(resource, Collections.unmodifiableMap(values));
+        }
+    }
+}

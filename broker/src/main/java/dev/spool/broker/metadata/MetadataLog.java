@@ -1,0 +1,87 @@
+package dev.spool.broker.metadata;
+
+import dev.spool.log.FetchSlice;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code __cluster_metadata} log of a single broker: one partition of the same storage engine as
+ * every topic, whose records are {@link MetadataRecordSerde} values with null keys. Each change is
+ * one batch, fsynced before it counts, so a restart replays exactly the acknowledged changes.
+ * Not thread-safe: owned by the metadata thread.
+ */
+public final class MetadataLog implements AutoCloseable {
+
+    public static final String TOPIC = "__cluster_metadata";
+    private static final int READ_CHUNK_BYTES = 1 << 20;
+
+    private final PartitionLog log;
+
+    public MetadataLog(PartitionLog log) {
+        this.log = log;
+    }
+
+    /** Appends the records of one change as one batch and fsyncs it. Returns the offset of the last record. */
+    public long append(List<VersionedRecord> records, long nowMs) throws IOException {
+        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
+        for (VersionedRecord record : records) {
+            ByteBuffer value = MetadataRecordSerde.serialize(record);
+            byte[] bytes = new byte[value.remaining()];
+            value.get(bytes);
+            builder.append(nowMs, null, bytes);
+        }
+        long lastOffset = log.appendAsLeader(builder.build(), 0).lastOffset();
+        log.flush();
+        return lastOffset;
+    }
+
+    /** Every record from the start, in order, grouped by batch, each group with its last offset. */
+    public void replay(ChangeConsumer consumer) throws IOException {
+        long offset = log.logStartOffset();
+        RecordBatch batch = new RecordBatch();
+        while (offset < log.logEndOffset()) {
+            FetchSlice slice = log.read(offset, READ_CHUNK_BYTES);
+            if (slice.isEmpty()) {
+                break;
+            }
+            ByteBuffer bytes = slice.readFully();
+            int position = 0;
+            while (true) {
+                int size = RecordBatch.sizeAt(bytes, position);
+                if (size < 0 || position + size > bytes.limit()) {
+                    break;
+                }
+                batch.wrap(bytes, position);
+                List<VersionedRecord> records = new ArrayList<>();
+                for (Record record : batch.records()) {
+                    records.add(MetadataRecordSerde.deserialize(record.value()));
+                }
+                consumer.accept(records, batch.lastOffset());
+                offset = batch.nextOffset();
+                position += size;
+            }
+            if (position == 0) {
+                throw new IOException("metadata log batch at offset " + offset + " is larger than "
+                        + READ_CHUNK_BYTES + " bytes");
+            }
+        }
+    }
+
+    /** Receives one replayed change. */
+    @FunctionalInterface
+    public interface ChangeConsumer {
+        void accept(List<VersionedRecord> records, long lastOffset);
+    }
+
+    @Override
+    public void close() throws IOException {
+        log.close();
+    }
+}

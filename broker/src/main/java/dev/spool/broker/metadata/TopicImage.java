@@ -1,0 +1,29 @@
+package dev.spool.broker.metadata;
+
+import dev.spool.protocol.types.Uuid;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** One topic: its name, its id and its partitions by index. Immutable. */
+public record TopicImage(String name, Uuid id, SortedMap<Integer, PartitionImage> partitions) {
+
+    public TopicImage {
+        partitions = Collections.unmodifiableSortedMap(new TreeMap<>(partitions));
+    }
+
+    public TopicImage withPartition(PartitionImage partition) {
+        TreeMap<Integer, PartitionImage> updated = new TreeMap<>(partitions);
+        updated.put(partition.partition(), partition);
+        return new TopicImage(name, id, updated);
+    }
+
+    public PartitionImage partition(int index) {
+        return partitions.get(index);
+    }
+
+    /** Kafka's internal topics start with two underscores. */
+    public boolean isInternal() {
+        return name.startsWith("__");
+    }
+}
