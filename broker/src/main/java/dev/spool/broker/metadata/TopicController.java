@@ -225,6 +225,8 @@ public final class TopicController {
             results.add(result);
             TopicImage topic = image.topic(request.name());
             int current = topic == null ? 0 : topic.partitions().size();
+            // Null (the Java admin) or empty (a default-built request): no explicit assignment.
+            boolean assigned = request.assignments() != null && !request.assignments().isEmpty();
             if (topic == null) {
                 result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                         .setErrorMessage("This server does not host this topic-partition.");
@@ -234,11 +236,11 @@ public final class TopicController {
             } else if (request.count() == current) {
                 result.setErrorCode(Errors.INVALID_PARTITIONS.code())
                         .setErrorMessage("Topic already has " + current + " partitions.");
-            } else if (request.assignments() != null && request.assignments().size() != request.count() - current) {
+            } else if (assigned && request.assignments().size() != request.count() - current) {
                 result.setErrorCode(Errors.INVALID_REPLICA_ASSIGNMENT.code()).setErrorMessage("Attempted to add "
                         + (request.count() - current) + " additional partition(s), but only "
                         + request.assignments().size() + " assignment(s) were specified.");
-            } else if (request.assignments() != null && request.assignments().stream()
+            } else if (assigned && request.assignments().stream()
                     .anyMatch(assignment -> !assignment.brokerIds().equals(List.of(nodeId)))) {
                 result.setErrorCode(Errors.INVALID_REPLICA_ASSIGNMENT.code())
                         .setErrorMessage("Replica assignments may name only the live broker " + nodeId + ".");

@@ -1,0 +1,92 @@
+package dev.spool.broker.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.log.LogConfig;
+import dev.spool.log.PartitionLog;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The metadata controller on a real log: commands, listeners, and replay on restart. */
+class MetadataManagerTest {
+
+    @TempDir
+    Path dir;
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final TopicController topics = new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()),
+            overrides -> null);
+
+    @AfterEach
+    void stopScheduler() {
+        scheduler.shutdownNow();
+    }
+
+    private MetadataManager open() throws Exception {
+        PartitionLog log = PartitionLog.open(dir.resolve("__cluster_metadata-0"), LogConfig.defaults(), () -> 1_000L,
+                scheduler);
+        MetadataManager manager = new MetadataManager(new MetadataLog(log), () -> 1_000L);
+        manager.load();
+        return manager;
+    }
+
+    private static CreatableTopic topic(String name, int partitions, Map<String, String> configs) {
+        List<CreatableTopicConfig> entries = new ArrayList<>();
+        configs.forEach((key, value) -> entries.add(new CreatableTopicConfig().setName(key).setValue(value)));
+        return new CreatableTopic().setName(name).setNumPartitions(partitions).setReplicationFactor((short) 1)
+                .setConfigs(entries);
+    }
+
+    @Test
+    void listenersSeeTheNewImageBeforeTheCommandCompletes() throws Exception {
+        try (MetadataManager manager = open()) {
+            List<Integer> partitionsSeen = new ArrayList<>();
+            manager.addListener((previous, current) -> {
+                TopicImage topic = current.topic("events");
+                partitionsSeen.add(topic == null ? 0 : topic.partitions().size());
+            });
+
+            manager.submit(image -> topics.createTopics(image, List.of(topic("events", 3, Map.of())), false))
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(partitionsSeen).containsExactly(0, 3);
+            assertThat(manager.image().topic("events").partitions()).hasSize(3);
+        }
+    }
+
+    @Test
+    void restartReplaysEveryChange() throws Exception {
+        MetadataImage before;
+        try (MetadataManager manager = open()) {
+            manager.submit(image -> topics.createTopics(image, List.of(
+                    topic("kept", 2, Map.of("retention.ms", "1000")),
+                    topic("dropped", 1, Map.of())), false)).get(10, TimeUnit.SECONDS);
+            manager.submit(image -> topics.createPartitions(image, List.of(
+                    new dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsTopic()
+                            .setName("kept").setCount(4)), false)).get(10, TimeUnit.SECONDS);
+            manager.submit(image -> topics.deleteTopics(image, List.of(
+                    new TopicController.TopicReference("dropped", null)))).get(10, TimeUnit.SECONDS);
+            before = manager.image();
+        }
+
+        try (MetadataManager reopened = open()) {
+            MetadataImage after = reopened.image();
+            assertThat(after.offset()).isEqualTo(before.offset());
+            assertThat(after.topics()).extracting(TopicImage::name).containsExactly("kept");
+            assertThat(after.topic("kept")).isEqualTo(before.topic("kept"));
+            assertThat(after.topic("kept").partitions()).hasSize(4);
+            assertThat(after.configs(ConfigResource.topic("kept"))).containsEntry("retention.ms", "1000");
+            assertThat(after.configs(ConfigResource.topic("dropped"))).isEmpty();
+        }
+    }
+}
