@@ -106,7 +106,7 @@ final class LogLoader {
                 if (name.endsWith(LogFileNames.DELETED_SUFFIX) || name.endsWith(LogFileNames.CLEANED_SUFFIX)
                         || name.endsWith(".tmp")) {
                     LOG.info("Removing leftover {}", file);
-                    Files.delete(file);
+                    Files.deleteIfExists(file);
                     continue;
                 }
                 long base = LogFileNames.baseOffsetOf(name, LogFileNames.LOG_SUFFIX);

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
@@ -265,13 +266,21 @@ public final class PartitionLog implements AutoCloseable {
         }
         List<LogSegment> snapshot = new ArrayList<>(segments.values());
         if (timestampMs == TimestampOffset.MAX_TIMESTAMP) {
-            LogSegment best = null;
+            // Largest segment maxima first; only the first segment can hold records below the log start,
+            // so the search stops at the first segment whose maximum cannot beat what was found.
+            snapshot.sort(Comparator.comparingLong(LogSegment::maxTimestampSoFar).reversed()
+                    .thenComparingLong(LogSegment::baseOffset));
+            Record best = null;
             for (LogSegment segment : snapshot) {
-                if (segment.sizeInBytes() > 0 && (best == null || segment.maxTimestampSoFar() > best.maxTimestampSoFar())) {
-                    best = segment;
+                if (segment.sizeInBytes() == 0 || (best != null && segment.maxTimestampSoFar() <= best.timestamp())) {
+                    continue;
+                }
+                Record candidate = segment.findMaxTimestampRecord(startOffset);
+                if (candidate != null && (best == null || candidate.timestamp() > best.timestamp())) {
+                    best = candidate;
                 }
             }
-            return best == null ? TimestampOffset.NOT_FOUND : found(best.findFirstRecordAtOrAfter(best.maxTimestampSoFar(), startOffset));
+            return found(best);
         }
         if (timestampMs < 0) {
             throw new IllegalArgumentException("Unknown special timestamp " + timestampMs);

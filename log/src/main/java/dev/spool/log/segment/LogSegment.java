@@ -289,6 +289,27 @@ public final class LogSegment {
     }
 
     /**
+     * The first record with the largest timestamp among records at or after {@code minOffset}, or null if
+     * there is none. Decodes only the batches whose max timestamp beats the best so far.
+     */
+    public Record findMaxTimestampRecord(long minOffset) throws IOException {
+        BatchFileReader reader = new BatchFileReader(channel, offsetIndex.lookupPosition(minOffset), sizeBytes);
+        Record best = null;
+        while (reader.next() == BatchValidation.VALID) {
+            RecordBatch batch = reader.batch();
+            if (batch.lastOffset() < minOffset || (best != null && batch.maxTimestamp() <= best.timestamp())) {
+                continue;
+            }
+            for (Record record : batch.records()) {
+                if (record.offset() >= minOffset && (best == null || record.timestamp() > best.timestamp())) {
+                    best = record;
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
      * Cuts the segment before the first batch whose last offset is >= {@code offset} and drops index
      * entries at or after it.
      *
