@@ -69,7 +69,8 @@ public final class Broker implements AutoCloseable {
             PartitionLog metadataPartition = PartitionLog.open(
                     logDir.resolve(new TopicPartition(MetadataLog.TOPIC, 0).dirName()), LogConfig.defaults(), clock,
                     scheduler);
-            MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock);
+            MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock,
+                    config.metadataSnapshotIntervalRecords());
             resources.add(0, metadata);
             metadata.load();
             PartitionManager partitions = new PartitionManager(logDir, logDefaults, clock, scheduler);

@@ -42,9 +42,14 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> LOG_RETENTION_CHECK_INTERVAL_MS = ConfigKey.longValue(
             "log.retention.check.interval.ms", 300000, "How often segments past retention are looked for.");
 
+    public static final ConfigKey<Long> METADATA_SNAPSHOT_INTERVAL_RECORDS = ConfigKey.longValue(
+            "metadata.log.max.records.between.snapshots", 20000,
+            "Metadata records appended after which the metadata image is snapshotted (Spool counts records where "
+                    + "Kafka counts bytes, metadata.log.max.record.bytes.between.snapshots).");
+
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
-            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS);
+            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -168,6 +173,10 @@ public final class BrokerConfig {
 
     public short defaultReplicationFactor() {
         return (short) (int) get(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public long metadataSnapshotIntervalRecords() {
+        return get(METADATA_SNAPSHOT_INTERVAL_RECORDS);
     }
 
     public long logRetentionCheckIntervalMs() {

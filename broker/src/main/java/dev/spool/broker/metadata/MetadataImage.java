@@ -59,6 +59,11 @@ public final class MetadataImage {
         return configs.getOrDefault(resource, Map.of());
     }
 
+    /** Every resource's overrides. */
+    public Map<ConfigResource, Map<String, String>> allConfigs() {
+        return configs;
+    }
+
     /** The first producer id not yet handed out (ProducerIdsRecord). */
     public long nextProducerId() {
         return nextProducerId;

@@ -28,6 +28,16 @@ public final class MetadataLog implements AutoCloseable {
         this.log = log;
     }
 
+    /** The directory of the log, where snapshots are kept too. */
+    public java.nio.file.Path dir() {
+        return log.dir();
+    }
+
+    /** Forgets the records before {@code offset}, which a snapshot covers. */
+    public void deleteRecordsBefore(long offset) throws IOException {
+        log.deleteRecordsBefore(Math.min(offset, log.logEndOffset()));
+    }
+
     /** Appends the records of one change as one batch and fsyncs it. Returns the offset of the last record. */
     public long append(List<VersionedRecord> records, long nowMs) throws IOException {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
@@ -39,12 +49,14 @@ public final class MetadataLog implements AutoCloseable {
         }
         long lastOffset = log.appendAsLeader(builder.build(), 0).lastOffset();
         log.flush();
+        // The only replica: what is durable here is committed.
+        log.updateHighWatermark(log.logEndOffset());
         return lastOffset;
     }
 
-    /** Every record from the start, in order, grouped by batch, each group with its last offset. */
-    public void replay(ChangeConsumer consumer) throws IOException {
-        long offset = log.logStartOffset();
+    /** Every record after {@code afterOffset}, in order, grouped by batch, each group with its last offset. */
+    public void replay(long afterOffset, ChangeConsumer consumer) throws IOException {
+        long offset = Math.max(log.logStartOffset(), afterOffset + 1);
         RecordBatch batch = new RecordBatch();
         while (offset < log.logEndOffset()) {
             FetchSlice slice = log.read(offset, READ_CHUNK_BYTES);
@@ -59,11 +71,13 @@ public final class MetadataLog implements AutoCloseable {
                     break;
                 }
                 batch.wrap(bytes, position);
-                List<VersionedRecord> records = new ArrayList<>();
-                for (Record record : batch.records()) {
-                    records.add(MetadataRecordSerde.deserialize(record.value()));
+                if (batch.lastOffset() > afterOffset) {
+                    List<VersionedRecord> records = new ArrayList<>();
+                    for (Record record : batch.records()) {
+                        records.add(MetadataRecordSerde.deserialize(record.value()));
+                    }
+                    consumer.accept(records, batch.lastOffset());
                 }
-                consumer.accept(records, batch.lastOffset());
                 offset = batch.nextOffset();
                 position += size;
             }

@@ -24,13 +24,20 @@ public final class MetadataManager implements AutoCloseable {
 
     private final MetadataLog log;
     private final LogClock clock;
+    private final long snapshotIntervalRecords;
+    private long recordsSinceSnapshot;
     private final ExecutorService thread;
     private final List<MetadataListener> listeners = new CopyOnWriteArrayList<>();
     private volatile MetadataImage image = MetadataImage.EMPTY;
 
-    public MetadataManager(MetadataLog log, LogClock clock) {
+    /**
+     * @param snapshotIntervalRecords records appended after which the image is snapshotted and the log
+     *                                before the snapshot deleted
+     */
+    public MetadataManager(MetadataLog log, LogClock clock, long snapshotIntervalRecords) {
         this.log = log;
         this.clock = clock;
+        this.snapshotIntervalRecords = snapshotIntervalRecords;
         this.thread = Executors.newSingleThreadExecutor(runnable -> {
             Thread worker = new Thread(runnable, "spool-metadata");
             worker.setDaemon(true);
@@ -38,12 +45,19 @@ public final class MetadataManager implements AutoCloseable {
         });
     }
 
-    /** Replays the metadata log into the image. Call once, before listeners are added. */
+    /** Loads the newest snapshot and replays the log after it. Call once, before listeners are added. */
     public void load() throws IOException {
-        MetadataImage[] loaded = {MetadataImage.EMPTY};
-        log.replay((records, lastOffset) -> loaded[0] = loaded[0].apply(records, lastOffset));
+        MetadataImage snapshot = MetadataSnapshot.loadNewest(log.dir());
+        MetadataImage[] loaded = {snapshot};
+        int[] replayed = {0};
+        log.replay(snapshot.offset(), (records, lastOffset) -> {
+            loaded[0] = loaded[0].apply(records, lastOffset);
+            replayed[0] += records.size();
+        });
         image = loaded[0];
-        LOG.info("Loaded metadata up to offset {}: {} topics", image.offset(), image.topics().size());
+        recordsSinceSnapshot = replayed[0];
+        LOG.info("Loaded metadata up to offset {} (snapshot at {}, {} records replayed): {} topics", image.offset(),
+                snapshot.offset(), replayed[0], image.topics().size());
     }
 
     /** Adds a listener and tells it of the current image (as a change from the empty one). */
@@ -81,12 +95,29 @@ public final class MetadataManager implements AutoCloseable {
         MetadataImage previous = image;
         MetadataImage next = previous.apply(records, lastOffset);
         image = next;
+        recordsSinceSnapshot += records.size();
+        if (recordsSinceSnapshot >= snapshotIntervalRecords) {
+            snapshot(next);
+        }
         for (MetadataListener listener : listeners) {
             try {
                 listener.onImage(previous, next);
             } catch (RuntimeException e) {
                 LOG.error("Metadata listener {} failed on the change to offset {}", listener, lastOffset, e);
             }
+        }
+    }
+
+    /** Writes a snapshot of the image and forgets the log it covers; a failure only delays that. */
+    private void snapshot(MetadataImage current) {
+        try {
+            MetadataSnapshot.write(log.dir(), current, clock.nowMs());
+            MetadataSnapshot.deleteOlderThan(log.dir(), current.offset() + 1);
+            log.deleteRecordsBefore(current.offset() + 1);
+            recordsSinceSnapshot = 0;
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Cannot snapshot the metadata at offset {}; the log keeps every record meanwhile",
+                    current.offset(), e);
         }
     }
 

@@ -33,9 +33,13 @@ class MetadataManagerTest {
     }
 
     private MetadataManager open() throws Exception {
+        return open(Long.MAX_VALUE);
+    }
+
+    private MetadataManager open(long snapshotIntervalRecords) throws Exception {
         PartitionLog log = PartitionLog.open(dir.resolve("__cluster_metadata-0"), LogConfig.defaults(), () -> 1_000L,
                 scheduler);
-        MetadataManager manager = new MetadataManager(new MetadataLog(log), () -> 1_000L);
+        MetadataManager manager = new MetadataManager(new MetadataLog(log), () -> 1_000L, snapshotIntervalRecords);
         manager.load();
         return manager;
     }
@@ -66,8 +70,21 @@ class MetadataManagerTest {
 
     @Test
     void restartReplaysEveryChange() throws Exception {
+        assertRestartKeepsTheImage(Long.MAX_VALUE);
+    }
+
+    @Test
+    void restartFromSnapshotsAndTheLogAfterThemKeepsTheImage() throws Exception {
+        assertRestartKeepsTheImage(3);
+        try (var files = java.nio.file.Files.list(dir.resolve("__cluster_metadata-0"))) {
+            assertThat(files.map(path -> path.getFileName().toString()))
+                    .filteredOn(name -> name.endsWith(MetadataSnapshot.SUFFIX)).hasSize(1);
+        }
+    }
+
+    private void assertRestartKeepsTheImage(long snapshotIntervalRecords) throws Exception {
         MetadataImage before;
-        try (MetadataManager manager = open()) {
+        try (MetadataManager manager = open(snapshotIntervalRecords)) {
             manager.submit(image -> topics.createTopics(image, List.of(
                     topic("kept", 2, Map.of("retention.ms", "1000")),
                     topic("dropped", 1, Map.of())), false)).get(10, TimeUnit.SECONDS);

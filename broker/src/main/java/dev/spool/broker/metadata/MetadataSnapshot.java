@@ -1,0 +1,165 @@
+package dev.spool.broker.metadata;
+
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.protocol.metadata.ConfigRecordData;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionRecordData;
+import dev.spool.protocol.metadata.ProducerIdsRecordData;
+import dev.spool.protocol.metadata.TopicRecordData;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A snapshot of the metadata image: the records that rebuild it, in record batches, in the file
+ * {@code <20-digit next offset>-<10-digit epoch>.checkpoint} of the metadata log directory (KRaft's
+ * name). Loading the newest snapshot and replaying the log after it gives the same image as
+ * replaying the whole log, so the log before a snapshot can be deleted. Thread-safe (static).
+ *
+ * <pre>
+ * snapshot file = batch*; each batch's records have null keys and MetadataRecordSerde values
+ * </pre>
+ */
+public final class MetadataSnapshot {
+
+    public static final String SUFFIX = ".checkpoint";
+    private static final int RECORDS_PER_BATCH = 500;
+    private static final int EPOCH = 0;
+
+    private MetadataSnapshot() {
+    }
+
+    /** The records that, applied to an empty image, rebuild {@code image}. */
+    static List<VersionedRecord> recordsOf(MetadataImage image) {
+        List<VersionedRecord> records = new ArrayList<>();
+        for (TopicImage topic : image.topics()) {
+            records.add(VersionedRecord.of(MetadataRecordType.TOPIC_RECORD,
+                    new TopicRecordData().setName(topic.name()).setTopicId(topic.id())));
+            for (PartitionImage partition : topic.partitions().values()) {
+                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData()
+                        .setPartitionId(partition.partition())
+                        .setTopicId(topic.id())
+                        .setReplicas(new ArrayList<>(partition.replicas()))
+                        .setIsr(new ArrayList<>(partition.isr()))
+                        .setLeader(partition.leader())
+                        .setLeaderEpoch(partition.leaderEpoch())
+                        .setPartitionEpoch(partition.partitionEpoch())));
+            }
+        }
+        for (Map.Entry<ConfigResource, Map<String, String>> resource : image.allConfigs().entrySet()) {
+            for (Map.Entry<String, String> config : resource.getValue().entrySet()) {
+                records.add(VersionedRecord.of(MetadataRecordType.CONFIG_RECORD, new ConfigRecordData()
+                        .setResourceType(resource.getKey().type())
+                        .setResourceName(resource.getKey().name())
+                        .setName(config.getKey())
+                        .setValue(config.getValue())));
+            }
+        }
+        if (image.nextProducerId() > 0) {
+            records.add(VersionedRecord.of(MetadataRecordType.PRODUCER_IDS_RECORD,
+                    new ProducerIdsRecordData().setNextProducerId(image.nextProducerId())));
+        }
+        return records;
+    }
+
+    /** Writes a snapshot of {@code image} (fsynced, then renamed into place) and returns its file. */
+    public static Path write(Path dir, MetadataImage image, long nowMs) throws IOException {
+        Path file = dir.resolve(fileName(image.offset() + 1));
+        Path temp = dir.resolve(file.getFileName() + ".part");
+        List<VersionedRecord> records = recordsOf(image);
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (int from = 0; from < records.size(); from += RECORDS_PER_BATCH) {
+                RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE).baseOffset(from);
+                for (VersionedRecord record : records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH))) {
+                    ByteBuffer value = MetadataRecordSerde.serialize(record);
+                    byte[] bytes = new byte[value.remaining()];
+                    value.get(bytes);
+                    builder.append(nowMs, null, bytes);
+                }
+                ByteBuffer batch = builder.build();
+                while (batch.hasRemaining()) {
+                    channel.write(batch);
+                }
+            }
+            channel.force(true);
+        }
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /** The newest snapshot's image (its offset is the last one it covers), or the empty image. */
+    public static MetadataImage loadNewest(Path dir) throws IOException {
+        Path newest = null;
+        long newestOffset = -1;
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path file : files.toList()) {
+                    long offset = offsetOf(file);
+                    if (offset > newestOffset) {
+                        newest = file;
+                        newestOffset = offset;
+                    }
+                }
+            }
+        }
+        if (newest == null) {
+            return MetadataImage.EMPTY;
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(newest));
+        List<VersionedRecord> records = new ArrayList<>();
+        RecordBatch batch = new RecordBatch();
+        int position = 0;
+        while (position < bytes.limit()) {
+            int size = RecordBatch.sizeAt(bytes, position);
+            if (size < 0 || position + size > bytes.limit() || !batch.wrap(bytes, position).validate().isValid()) {
+                throw new IOException("metadata snapshot " + newest + " is damaged at byte " + position);
+            }
+            for (Record record : batch.records()) {
+                records.add(MetadataRecordSerde.deserialize(record.value()));
+            }
+            position += size;
+        }
+        return MetadataImage.EMPTY.apply(records, newestOffset - 1);
+    }
+
+    /** Deletes the snapshots older than the one at {@code keepOffset}. */
+    static void deleteOlderThan(Path dir, long keepOffset) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                long offset = offsetOf(file);
+                if (offset >= 0 && offset < keepOffset) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+    }
+
+    static String fileName(long nextOffset) {
+        return String.format("%020d-%010d%s", nextOffset, EPOCH, SUFFIX);
+    }
+
+    /** The next offset a snapshot file covers up to, or -1 when the file is not a snapshot. */
+    private static long offsetOf(Path file) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(SUFFIX) || name.length() != 20 + 1 + 10 + SUFFIX.length()) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(name.substring(0, 20));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
