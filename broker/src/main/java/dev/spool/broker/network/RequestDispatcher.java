@@ -105,7 +105,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isActive()) {
             return;
         }
-        ByteBuf serialized;
+        OutboundResponse serialized;
         try {
             serialized = response == null ? null : serialize(ctx, context, context.apiVersion(), response);
         } catch (RuntimeException e) {
@@ -117,22 +117,36 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         responses.complete(ctx, slot, serialized);
     }
 
-    /** A response frame: size, header of the version the API uses at this version, body. */
-    private static ByteBuf serialize(ChannelHandlerContext ctx, RequestContext context, short bodyVersion, Message body) {
+    /**
+     * A response frame: size, header of the version the API uses at this version, body. Records in
+     * segment files become file regions between buffer pieces (sendfile), the rest one buffer.
+     */
+    private static OutboundResponse serialize(ChannelHandlerContext ctx, RequestContext context, short bodyVersion,
+                                              Message body) {
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(context.correlationId());
         short headerVersion = context.apiKey().responseHeaderVersion(bodyVersion);
         int size = header.size(headerVersion) + body.size(bodyVersion);
-        ByteBuf buffer = ctx.alloc().buffer(4 + size);
+        long fileBytes = 0;
+        if (mayHoldFileRecords(context.apiKey())) {
+            FileRecordsCounter counter = new FileRecordsCounter();
+            body.write(counter, bodyVersion);
+            fileBytes = counter.fileBytes();
+        }
+        ByteBufWriter writer = new ByteBufWriter(ctx.alloc().buffer((int) (4 + size - fileBytes)));
         try {
-            buffer.writeInt(size);
-            ByteBufWriter writer = new ByteBufWriter(buffer);
+            writer.writeInt32(size);
             header.write(writer, headerVersion);
             body.write(writer, bodyVersion);
-            return buffer;
+            return writer.finish();
         } catch (RuntimeException e) {
-            buffer.release();
+            writer.discard();
             throw e;
         }
+    }
+
+    /** The APIs whose responses carry records fields, which handlers may fill with {@link FileRecords}. */
+    private static boolean mayHoldFileRecords(ApiKey apiKey) {
+        return apiKey == ApiKey.FETCH || apiKey == ApiKey.SHARE_FETCH;
     }
 
     private static ByteBuffer nioView(ByteBuf frame) {

@@ -1,6 +1,5 @@
 package dev.spool.broker.network;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.ArrayDeque;
 
@@ -14,7 +13,7 @@ final class ResponseQueue {
 
     /** A response to come, or one that came ahead of its turn. */
     static final class Slot {
-        private ByteBuf response;
+        private OutboundResponse response;
         private boolean done;
     }
 
@@ -27,17 +26,17 @@ final class ResponseQueue {
     }
 
     /**
-     * Completes a slot with its serialized response, or with null for a request that has none
-     * (Produce with acks=0), then writes what is now in order.
+     * Completes a slot with its serialized response (whose pieces it now owns), or with null for a
+     * request that has none (Produce with acks=0), then writes what is now in order.
      */
-    void complete(ChannelHandlerContext ctx, Slot slot, ByteBuf response) {
+    void complete(ChannelHandlerContext ctx, Slot slot, OutboundResponse response) {
         slot.response = response;
         slot.done = true;
         boolean wrote = false;
         while (!slots.isEmpty() && slots.peekFirst().done) {
             Slot head = slots.pollFirst();
             if (head.response != null) {
-                ctx.write(head.response);
+                head.response.writeTo(ctx);
                 wrote = true;
             }
         }

@@ -3,6 +3,8 @@ package dev.spool.broker.partition;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A partition this broker hosts: its log, the topic id, and the replica state of milestone 2
@@ -16,6 +18,7 @@ public final class Partition {
     private final Uuid topicId;
     private final PartitionLog log;
     private volatile int leaderEpoch;
+    private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
 
     public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, int leaderEpoch) {
         this.topicPartition = topicPartition;
@@ -42,6 +45,25 @@ public final class Partition {
 
     void setLeaderEpoch(int epoch) {
         this.leaderEpoch = epoch;
+    }
+
+    /** Registers a listener told of every append until it is removed (a parked fetch watching this partition). */
+    public void addAppendListener(AppendListener listener) {
+        appendListeners.add(listener);
+    }
+
+    public void removeAppendListener(AppendListener listener) {
+        appendListeners.remove(listener);
+    }
+
+    /**
+     * Tells the listeners that records were appended; whoever appends calls it once per append, after the
+     * high watermark was updated, so that a woken fetch sees the new records.
+     */
+    public void notifyAppended() {
+        for (AppendListener listener : appendListeners) {
+            listener.onAppend(this);
+        }
     }
 
     @Override
