@@ -187,7 +187,7 @@ class PartitionLogModelTest {
             assertThat(slice.isEmpty()).isTrue();
             return;
         }
-        List<Record> got = wholeBatchRecords(slice.readFully(), from);
+        List<Record> got = TestLogs.recordsOfWholeBatches(slice.readFully(), from);
         assertThat(got).as("at least one batch from " + from).isNotEmpty();
         for (int i = 0; i < got.size(); i++) {
             assertSame(got.get(i), expected.get(i));
@@ -207,19 +207,6 @@ class PartitionLogModelTest {
         assertThat(got.timestamp()).isEqualTo(expected.timestamp());
         assertThat(TestLogs.text(got.key())).isEqualTo(expected.key());
         assertThat(TestLogs.text(got.value())).isEqualTo(expected.value());
-    }
-
-    private static List<Record> wholeBatchRecords(ByteBuffer bytes, long from) {
-        List<Record> out = new ArrayList<>();
-        RecordBatch batch = new RecordBatch();
-        int position = 0;
-        while (RecordBatch.sizeAt(bytes, position) > 0 && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit()) {
-            batch.wrap(bytes, position);
-            assertThat(batch.validate().isValid()).isTrue();
-            batch.records().stream().filter(r -> r.offset() >= from).forEach(out::add);
-            position += batch.sizeInBytes();
-        }
-        return out;
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -16,14 +16,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Helpers shared by the log tests: batches with recognisable records, reading a whole log back. */
-final class TestLogs {
+public final class TestLogs {
     static final long START_MS = 1_700_000_000_000L;
 
     private TestLogs() {
     }
 
     /** A manual clock for tests: time moves only when told. */
-    static final class ManualClock implements LogClock {
+    public static final class ManualClock implements LogClock {
         private final AtomicLong nowMs = new AtomicLong(START_MS);
 
         @Override
@@ -31,12 +31,12 @@ final class TestLogs {
             return nowMs.get();
         }
 
-        void advance(long ms) {
+        public void advance(long ms) {
             nowMs.addAndGet(ms);
         }
     }
 
-    static ScheduledExecutorService scheduler() {
+    public static ScheduledExecutorService scheduler() {
         return Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "log-test-scheduler");
             thread.setDaemon(true);
@@ -69,8 +69,8 @@ final class TestLogs {
         return buffer == null ? null : StandardCharsets.UTF_8.decode(buffer.duplicate()).toString();
     }
 
-    /** Every record from {@code fromOffset} to the log end, read through {@link PartitionLog#read}. */
-    static List<Record> readAll(PartitionLog log, long fromOffset) throws IOException {
+    /** Every record from {@code fromOffset} to the log end, read through {@link PartitionLog#read}, each batch validated. */
+    public static List<Record> readAll(PartitionLog log, long fromOffset) throws IOException {
         List<Record> out = new ArrayList<>();
         long next = fromOffset;
         while (next < log.logEndOffset()) {
@@ -78,26 +78,35 @@ final class TestLogs {
             if (slice.isEmpty()) {
                 break;
             }
-            ByteBuffer bytes = slice.readFully();
-            RecordBatch batch = new RecordBatch();
-            int position = 0;
-            while (true) {
-                int size = RecordBatch.sizeAt(bytes, position);
-                if (size < 0 || position + size > bytes.limit()) {
-                    break;
-                }
-                batch.wrap(bytes, position);
-                if (!batch.validate().isValid()) {
-                    throw new IllegalStateException("Invalid batch " + batch + ": " + batch.validate());
-                }
-                for (Record record : batch.records()) {
-                    if (record.offset() >= next) {
-                        out.add(record);
-                    }
-                }
-                next = Math.max(next, batch.nextOffset());
-                position += size;
+            List<Record> records = recordsOfWholeBatches(slice.readFully(), next);
+            if (records.isEmpty()) {
+                break;
             }
+            out.addAll(records);
+            next = records.get(records.size() - 1).offset() + 1;
+        }
+        return out;
+    }
+
+    /**
+     * The records at or after {@code fromOffset} of the whole batches in {@code bytes} (a partial last batch,
+     * as a read cut by maxBytes leaves, is skipped); throws if a batch does not validate.
+     */
+    public static List<Record> recordsOfWholeBatches(ByteBuffer bytes, long fromOffset) {
+        List<Record> out = new ArrayList<>();
+        RecordBatch batch = new RecordBatch();
+        int position = bytes.position();
+        while (RecordBatch.sizeAt(bytes, position) > 0 && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit()) {
+            batch.wrap(bytes, position);
+            if (!batch.validate().isValid()) {
+                throw new IllegalStateException("Invalid batch " + batch + ": " + batch.validate());
+            }
+            for (Record record : batch.records()) {
+                if (record.offset() >= fromOffset) {
+                    out.add(record);
+                }
+            }
+            position += batch.sizeInBytes();
         }
         return out;
     }

@@ -78,6 +78,16 @@ public final class OffsetIndex extends SparseIndex {
         file.truncateToEntries(IndexSearch.smallestUpperBoundSlot(file.buffer(), file.entries(), offset, this));
     }
 
+    /** The absolute offset of entry {@code slot} (tools and checks). */
+    public long entryOffset(int slot) {
+        return keyAt(file.buffer(), slot);
+    }
+
+    /** The file position of entry {@code slot} (tools and checks). */
+    public int entryPosition(int slot) {
+        return positionAt(file.buffer(), slot);
+    }
+
     /** The last entry's offset, or the base offset when empty. */
     public long lastOffset() {
         int entries = file.entries();

@@ -79,6 +79,16 @@ public final class TimeIndex extends SparseIndex {
         file.truncateToEntries(keep);
     }
 
+    /** The timestamp of entry {@code slot} (tools and checks). */
+    public long entryTimestamp(int slot) {
+        return keyAt(file.buffer(), slot);
+    }
+
+    /** The absolute offset of entry {@code slot} (tools and checks). */
+    public long entryOffset(int slot) {
+        return offsetAt(file.buffer(), slot);
+    }
+
     /** The last entry's timestamp, or -1 when empty. */
     public long lastTimestamp() {
         int entries = file.entries();

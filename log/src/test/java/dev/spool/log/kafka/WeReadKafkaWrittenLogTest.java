@@ -3,6 +3,7 @@ package dev.spool.log.kafka;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogLoadOptions;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.TestLogs;
 import dev.spool.log.TimestampOffset;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -105,20 +106,7 @@ class WeReadKafkaWrittenLogTest {
     private static void assertEveryRecord(PartitionLog log) throws IOException {
         assertThat(log.logEndOffset()).isEqualTo(kafkaLogEndOffset).isEqualTo((long) BATCHES * RECORDS_PER_BATCH);
         assertThat(log.segments()).hasSize(kafkaSegments);
-        List<Record> records = new ArrayList<>();
-        long next = 0;
-        RecordBatch batch = new RecordBatch();
-        while (next < log.logEndOffset()) {
-            ByteBuffer bytes = log.read(next, 3000).readFully();
-            for (int position = 0; RecordBatch.sizeAt(bytes, position) > 0
-                    && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit();
-                 position += batch.sizeInBytes()) {
-                batch.wrap(bytes, position);
-                assertThat(batch.validate().isValid()).isTrue();
-                records.addAll(batch.records());
-                next = batch.nextOffset();
-            }
-        }
+        List<Record> records = TestLogs.readAll(log, 0);
         assertThat(records).hasSize(BATCHES * RECORDS_PER_BATCH);
         for (int i = 0; i < records.size(); i++) {
             Record record = records.get(i);
