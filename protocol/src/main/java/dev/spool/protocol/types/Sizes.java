@@ -22,7 +22,10 @@ public final class Sizes {
         return Math.max(1, (bits + 6) / 7);
     }
 
-    /** Bytes of a string's UTF-8 encoding, computed without encoding it. */
+    /**
+     * Bytes of a string's UTF-8 encoding as {@code String.getBytes(UTF_8)} writes it, computed without
+     * encoding it: a surrogate without its pair is written as the one-byte replacement '?'.
+     */
     public static int utf8Length(String text) {
         int length = text.length();
         int bytes = 0;
@@ -32,11 +35,13 @@ public final class Sizes {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
             } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
                 bytes += 4;
                 i++;
             } else {
-                bytes += 3;
+                bytes += 1;
             }
         }
         return bytes;
