@@ -1,11 +1,15 @@
 package dev.spool.broker.api;
 
+import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicController.TopicReference;
 import dev.spool.protocol.message.CreatePartitionsRequestData;
 import dev.spool.protocol.message.CreatePartitionsResponseData;
+import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
 import dev.spool.protocol.message.CreateTopicsResponseData;
 import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
 import dev.spool.protocol.message.DeleteTopicsRequestData;
@@ -13,7 +17,9 @@ import dev.spool.protocol.message.DeleteTopicsResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,10 +31,12 @@ public final class TopicsHandler implements ApiHandler {
 
     private final MetadataManager metadata;
     private final TopicController controller;
+    private final ConfigDescriber configs;
 
-    public TopicsHandler(MetadataManager metadata, TopicController controller) {
+    public TopicsHandler(MetadataManager metadata, TopicController controller, ConfigDescriber configs) {
         this.metadata = metadata;
         this.controller = controller;
+        this.configs = configs;
     }
 
     @Override
@@ -44,13 +52,29 @@ public final class TopicsHandler implements ApiHandler {
     private CompletableFuture<Message> createTopics(CreateTopicsRequestData request) {
         return metadata.submit(image -> controller.createTopics(image, request.topics(), request.validateOnly()))
                 .thenApply(results -> {
+                    Map<String, Map<String, String>> overrides = overridesByTopic(request.topics());
                     for (CreatableTopicResult result : results) {
-                        if (result.configs() == null) {
-                            result.setConfigs(new ArrayList<>());
-                        }
+                        // CreateTopics v5+ returns the new topic's configs as DescribeConfigs would.
+                        boolean created = result.errorCode() == Errors.NONE.code();
+                        result.setConfigs(created ? configs.createdTopicConfigs(metadata.image(),
+                                overrides.getOrDefault(result.name(), Map.of())) : new ArrayList<>());
                     }
                     return new CreateTopicsResponseData().setTopics(results);
                 });
+    }
+
+    private static Map<String, Map<String, String>> overridesByTopic(List<CreatableTopic> topics) {
+        Map<String, Map<String, String>> overrides = new HashMap<>();
+        for (CreatableTopic topic : topics) {
+            Map<String, String> values = new HashMap<>();
+            for (CreatableTopicConfig config : topic.configs()) {
+                if (config.value() != null) {
+                    values.put(config.name(), config.value());
+                }
+            }
+            overrides.putIfAbsent(topic.name(), values);
+        }
+        return overrides;
     }
 
     private CompletableFuture<Message> deleteTopics(DeleteTopicsRequestData request) {

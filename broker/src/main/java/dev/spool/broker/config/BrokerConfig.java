@@ -20,13 +20,13 @@ public final class BrokerConfig {
 
     public static final ConfigKey<Integer> NODE_ID = ConfigKey.integer("node.id", 1,
             "The id of this broker in the cluster.");
-    public static final ConfigKey<String> LISTENERS = ConfigKey.string("listeners", "PLAINTEXT://127.0.0.1:9092",
+    public static final ConfigKey<String> LISTENERS = ConfigKey.list("listeners", "PLAINTEXT://127.0.0.1:9092",
             "Comma-separated NAME://host:port endpoints to listen on; port 0 picks a free port.");
-    public static final ConfigKey<String> ADVERTISED_LISTENERS = ConfigKey.string("advertised.listeners", null,
+    public static final ConfigKey<String> ADVERTISED_LISTENERS = ConfigKey.list("advertised.listeners", null,
             "Endpoints given to clients in metadata; defaults to listeners (with the bound port).");
-    public static final ConfigKey<String> LOG_DIRS = ConfigKey.string("log.dirs", null,
+    public static final ConfigKey<String> LOG_DIRS = ConfigKey.list("log.dirs", null,
             "Comma-separated directories of the partition logs; overrides log.dir.");
-    public static final ConfigKey<String> LOG_DIR = ConfigKey.string("log.dir", "./data",
+    public static final ConfigKey<String> LOG_DIR = ConfigKey.list("log.dir", "./data",
             "The directory of the partition logs when log.dirs is not set.");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = ConfigKey.integer("socket.request.max.bytes",
             104857600, "The largest request frame accepted; a larger one closes the connection.");
@@ -92,7 +92,8 @@ public final class BrokerConfig {
             LogDefaultSetting.same("compression.type", "compression.type", "Default compression.type."),
             LogDefaultSetting.same("min.insync.replicas", "min.insync.replicas", "Default min.insync.replicas."),
             LogDefaultSetting.same("unclean.leader.election.enable", "unclean.leader.election.enable",
-                    "Default unclean.leader.election.enable."));
+                    "Default unclean.leader.election.enable."),
+            LogDefaultSetting.same("log.preallocate", "preallocate", "Default preallocate."));
 
     private final Map<String, String> values;
 

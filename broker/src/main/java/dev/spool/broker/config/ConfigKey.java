@@ -7,11 +7,17 @@ import java.util.function.Function;
  * Every setting is declared once, in {@link BrokerConfig}. Immutable.
  *
  * @param defaultValue the default in the form a properties file would hold it, or null for none
+ * @param type         the type DescribeConfigs reports
  */
-public record ConfigKey<T>(String name, Function<String, T> parser, String defaultValue, String doc) {
+public record ConfigKey<T>(String name, Function<String, T> parser, String defaultValue, String doc, ConfigType type) {
 
     public static ConfigKey<String> string(String name, String defaultValue, String doc) {
-        return new ConfigKey<>(name, value -> value, defaultValue, doc);
+        return new ConfigKey<>(name, value -> value, defaultValue, doc, ConfigType.STRING);
+    }
+
+    /** A comma-separated list, kept as its text (Kafka's LIST type). */
+    public static ConfigKey<String> list(String name, String defaultValue, String doc) {
+        return new ConfigKey<>(name, value -> value, defaultValue, doc, ConfigType.LIST);
     }
 
     public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String doc) {
@@ -21,15 +27,17 @@ public record ConfigKey<T>(String name, Function<String, T> parser, String defau
                 throw new ConfigException("invalid value '" + value + "' for " + name + ": not true or false");
             }
             return Boolean.parseBoolean(trimmed);
-        }, String.valueOf(defaultValue), doc);
+        }, String.valueOf(defaultValue), doc, ConfigType.BOOLEAN);
     }
 
     public static ConfigKey<Integer> integer(String name, int defaultValue, String doc) {
-        return new ConfigKey<>(name, value -> parseNumber(name, value, Integer::parseInt), String.valueOf(defaultValue), doc);
+        return new ConfigKey<>(name, value -> parseNumber(name, value, Integer::parseInt), String.valueOf(defaultValue), doc,
+                ConfigType.INT);
     }
 
     public static ConfigKey<Long> longValue(String name, long defaultValue, String doc) {
-        return new ConfigKey<>(name, value -> parseNumber(name, value, Long::parseLong), String.valueOf(defaultValue), doc);
+        return new ConfigKey<>(name, value -> parseNumber(name, value, Long::parseLong), String.valueOf(defaultValue), doc,
+                ConfigType.LONG);
     }
 
     private static <N> N parseNumber(String name, String value, Function<String, N> parse) {

@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,15 +37,19 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
     private static final String PARTITION_METADATA_FILE = "partition.metadata";
 
     private final Path logDir;
-    private final Map<String, String> logConfigDefaults;
+    private final Function<MetadataImage, Map<String, String>> logConfigDefaults;
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
 
-    public PartitionManager(Path logDir, Map<String, String> logConfigDefaults, LogClock clock,
+    /**
+     * @param logConfigDefaults the topic log config defaults in force in an image (server.properties
+     *                          under the broker's dynamic settings), by topic config name
+     */
+    public PartitionManager(Path logDir, Function<MetadataImage, Map<String, String>> logConfigDefaults, LogClock clock,
                             ScheduledExecutorService scheduler) {
         this.logDir = logDir;
-        this.logConfigDefaults = Map.copyOf(logConfigDefaults);
+        this.logConfigDefaults = logConfigDefaults;
         this.clock = clock;
         this.scheduler = scheduler;
     }
@@ -60,7 +65,7 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
 
     /** The effective log config of a topic: broker defaults, then the topic's overrides. */
     public LogConfig logConfig(MetadataImage image, String topic) {
-        return LogConfig.fromProperties(logConfigDefaults).with(image.configs(ConfigResource.topic(topic)));
+        return LogConfig.fromProperties(logConfigDefaults.apply(image)).with(image.configs(ConfigResource.topic(topic)));
     }
 
     @Override
@@ -73,8 +78,10 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
                 }
             }
         }
+        // The broker's defaults are resolved once per image: they change only with a broker ConfigRecord.
+        LogConfig brokerDefaults = LogConfig.fromProperties(logConfigDefaults.apply(current));
         for (TopicImage topic : current.topics()) {
-            LogConfig config = logConfig(current, topic.name());
+            LogConfig config = brokerDefaults.with(current.configs(ConfigResource.topic(topic.name())));
             for (PartitionImage image : topic.partitions().values()) {
                 TopicPartition topicPartition = new TopicPartition(topic.name(), image.partition());
                 Partition partition = partitions.get(topicPartition);

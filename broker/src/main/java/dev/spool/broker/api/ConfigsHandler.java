@@ -1,0 +1,80 @@
+package dev.spool.broker.api;
+
+import dev.spool.broker.config.ConfigController;
+import dev.spool.broker.config.ConfigController.Outcome;
+import dev.spool.broker.config.ConfigDescriber;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.protocol.message.AlterConfigsRequestData;
+import dev.spool.protocol.message.AlterConfigsResponseData;
+import dev.spool.protocol.message.DescribeConfigsRequestData;
+import dev.spool.protocol.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import dev.spool.protocol.message.DescribeConfigsResponseData;
+import dev.spool.protocol.message.IncrementalAlterConfigsRequestData;
+import dev.spool.protocol.message.IncrementalAlterConfigsResponseData;
+import dev.spool.protocol.types.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * DescribeConfigs (answered from the current metadata image by the {@link ConfigDescriber}),
+ * IncrementalAlterConfigs and AlterConfigs (commands of the {@link MetadataManager}, decided by the
+ * {@link ConfigController}, answered once their ConfigRecords are durable and applied). Thread-safe.
+ */
+public final class ConfigsHandler implements ApiHandler {
+
+    private final MetadataManager metadata;
+    private final ConfigDescriber describer;
+    private final ConfigController controller;
+
+    public ConfigsHandler(MetadataManager metadata, ConfigDescriber describer, ConfigController controller) {
+        this.metadata = metadata;
+        this.describer = describer;
+        this.controller = controller;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message request) {
+        return switch (context.apiKey()) {
+            case DESCRIBE_CONFIGS -> CompletableFuture.completedFuture(describe((DescribeConfigsRequestData) request));
+            case INCREMENTAL_ALTER_CONFIGS -> incrementalAlter((IncrementalAlterConfigsRequestData) request);
+            case ALTER_CONFIGS -> alter((AlterConfigsRequestData) request);
+            default -> throw new IllegalArgumentException("ConfigsHandler does not serve " + context.apiKey());
+        };
+    }
+
+    private Message describe(DescribeConfigsRequestData request) {
+        MetadataImage image = metadata.image();
+        DescribeConfigsResponseData response = new DescribeConfigsResponseData().setResults(new ArrayList<>());
+        for (DescribeConfigsResource resource : request.resources()) {
+            response.results().add(describer.describe(image, resource, request.includeSynonyms(),
+                    request.includeDocumentation()));
+        }
+        return response;
+    }
+
+    private CompletableFuture<Message> incrementalAlter(IncrementalAlterConfigsRequestData request) {
+        return metadata.submit(image -> controller.incrementalAlter(image, request)).thenApply(outcomes -> {
+            List<IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse> responses = new ArrayList<>();
+            for (Outcome outcome : outcomes) {
+                responses.add(new IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse()
+                        .setResourceType(outcome.resourceType()).setResourceName(outcome.resourceName())
+                        .setErrorCode(outcome.error().code()).setErrorMessage(outcome.message()));
+            }
+            return new IncrementalAlterConfigsResponseData().setResponses(responses);
+        });
+    }
+
+    private CompletableFuture<Message> alter(AlterConfigsRequestData request) {
+        return metadata.submit(image -> controller.alter(image, request)).thenApply(outcomes -> {
+            List<AlterConfigsResponseData.AlterConfigsResourceResponse> responses = new ArrayList<>();
+            for (Outcome outcome : outcomes) {
+                responses.add(new AlterConfigsResponseData.AlterConfigsResourceResponse()
+                        .setResourceType(outcome.resourceType()).setResourceName(outcome.resourceName())
+                        .setErrorCode(outcome.error().code()).setErrorMessage(outcome.message()));
+            }
+            return new AlterConfigsResponseData().setResponses(responses);
+        });
+    }
+}

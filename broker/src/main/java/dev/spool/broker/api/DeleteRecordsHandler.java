@@ -1,0 +1,80 @@
+package dev.spool.broker.api;
+
+import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.OffsetOutOfRangeException;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.DeleteRecordsRequestData;
+import dev.spool.protocol.message.DeleteRecordsRequestData.DeleteRecordsPartition;
+import dev.spool.protocol.message.DeleteRecordsRequestData.DeleteRecordsTopic;
+import dev.spool.protocol.message.DeleteRecordsResponseData;
+import dev.spool.protocol.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
+import dev.spool.protocol.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
+import dev.spool.protocol.types.Message;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 = the high
+ * watermark) and answers the new low watermark; an offset above the high watermark, or negative
+ * other than -1, is OFFSET_OUT_OF_RANGE, as in Kafka. Segment deletion is disk work, so it runs on
+ * {@code executor}, never on the network thread. Thread-safe.
+ */
+public final class DeleteRecordsHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeleteRecordsHandler.class);
+    /** The offset that means "up to the high watermark". */
+    static final long HIGH_WATERMARK = -1L;
+
+    private final PartitionManager partitions;
+    private final Executor executor;
+
+    public DeleteRecordsHandler(PartitionManager partitions, Executor executor) {
+        this.partitions = partitions;
+        this.executor = executor;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message request) {
+        DeleteRecordsRequestData delete = (DeleteRecordsRequestData) request;
+        return CompletableFuture.supplyAsync(() -> delete(delete), executor);
+    }
+
+    private Message delete(DeleteRecordsRequestData request) {
+        DeleteRecordsResponseData response = new DeleteRecordsResponseData().setTopics(new ArrayList<>());
+        for (DeleteRecordsTopic topic : request.topics()) {
+            DeleteRecordsTopicResult topicResult = new DeleteRecordsTopicResult().setName(topic.name())
+                    .setPartitions(new ArrayList<>());
+            for (DeleteRecordsPartition requested : topic.partitions()) {
+                topicResult.partitions().add(deleteBefore(topic.name(), requested));
+            }
+            response.topics().add(topicResult);
+        }
+        return response;
+    }
+
+    private DeleteRecordsPartitionResult deleteBefore(String topic, DeleteRecordsPartition requested) {
+        DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult()
+                .setPartitionIndex(requested.partitionIndex()).setLowWatermark(-1L);
+        Partition partition = partitions.get(topic, requested.partitionIndex());
+        if (partition == null) {
+            return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+        long offset = requested.offset() == HIGH_WATERMARK ? partition.log().highWatermark() : requested.offset();
+        if (offset < 0) {
+            return result.setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code());
+        }
+        try {
+            return result.setLowWatermark(partition.log().deleteRecordsBefore(offset)).setErrorCode(Errors.NONE.code());
+        } catch (OffsetOutOfRangeException e) {
+            return result.setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code());
+        } catch (IOException e) {
+            LOG.error("DeleteRecords before offset {} of {} failed", offset, partition, e);
+            return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
+        }
+    }
+}
