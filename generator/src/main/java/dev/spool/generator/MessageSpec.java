@@ -19,8 +19,8 @@ public record MessageSpec(
         List<FieldSpec> fields,
         Map<String, List<FieldSpec>> commonStructs) {
 
-    /** The name of the generated Java class. */
+    /** The name of the generated Java class: the spec's name with "Data" (once). */
     public String className() {
-        return name + "Data";
+        return name.endsWith("Data") ? name : name + "Data";
     }
 }

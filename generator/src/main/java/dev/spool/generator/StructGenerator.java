@@ -3,6 +3,7 @@ package dev.spool.generator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Emits one message or struct class: fields, constructors, read / write / size for every version,
@@ -12,10 +13,13 @@ final class StructGenerator {
 
     private final MessageSpec spec;
     private final Versions context;
+    private final Map<String, List<FieldSpec>> structs;
 
-    StructGenerator(MessageSpec spec) {
+    /** {@code structs}: every struct of the message by name, to find the key fields of keyed arrays. */
+    StructGenerator(MessageSpec spec, Map<String, List<FieldSpec>> structs) {
         this.spec = spec;
         this.context = spec.validVersions();
+        this.structs = structs;
     }
 
     /** Emits the body of a class named {@code className} (header line included, closing brace included). */
@@ -203,6 +207,9 @@ final class StructGenerator {
             code.line("return this;");
             code.line("}");
         }
+        for (FieldSpec field : fields) {
+            emitFinder(code, field);
+        }
         code.blank();
         code.line("@Override");
         code.line("public List<RawTaggedField> unknownTaggedFields() {");
@@ -210,6 +217,52 @@ final class StructGenerator {
         code.line("unknownTaggedFields = new ArrayList<>(0);");
         code.line("}");
         code.line("return unknownTaggedFields;");
+        code.line("}");
+    }
+
+    /**
+     * For an array keyed by some of its element's fields ("mapKey" in the spec), a lookup of the
+     * first element with the given key.
+     */
+    private void emitFinder(CodeWriter code, FieldSpec field) {
+        if (!field.type().isArray() || !field.type().element().isStruct()) {
+            return;
+        }
+        String elementType = field.type().element().structName();
+        List<FieldSpec> keys = new ArrayList<>();
+        for (FieldSpec elementField : structs.getOrDefault(elementType, List.of())) {
+            if (elementField.mapKey()) {
+                keys.add(elementField);
+            }
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        StringBuilder parameters = new StringBuilder();
+        StringBuilder test = new StringBuilder();
+        for (FieldSpec key : keys) {
+            if (parameters.length() > 0) {
+                parameters.append(", ");
+                test.append(" && ");
+            }
+            parameters.append(key.type().javaType()).append(' ').append(key.javaName());
+            boolean primitive = FieldCodec.fixedSize(key.type()) > 0 && key.type().kind() != FieldType.Kind.UUID;
+            test.append(primitive
+                    ? "element." + key.javaName() + "() == " + key.javaName()
+                    : "Objects.equals(element." + key.javaName() + "(), " + key.javaName() + ")");
+        }
+        String array = "this." + field.javaName();
+        code.blank();
+        code.line("/** The first element of %s with this key, or null. */", field.javaName());
+        code.line("public %s find%s(%s) {", elementType, field.capitalName(), parameters);
+        code.line("if (%s != null) {", array);
+        code.line("for (%s element : %s) {", elementType, array);
+        code.line("if (%s) {", test);
+        code.line("return element;");
+        code.line("}");
+        code.line("}");
+        code.line("}");
+        code.line("return null;");
         code.line("}");
     }
 

@@ -182,8 +182,8 @@ public final class ProtocolReader {
     }
 
     /**
-     * A list capacity for {@code count} elements that a hostile length cannot inflate: no element
-     * takes less than a byte, except empty structs, which then grow the list as they are read.
+     * The capacity for a list of {@code count} elements, refused when more elements are announced than
+     * bytes remain (as Kafka refuses them), so a hostile length cannot make us allocate.
      */
     public int boundedCapacity(int count) {
         if (count > buffer.remaining()) {
