@@ -3,19 +3,18 @@ package dev.spool.broker;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
-import dev.spool.broker.api.ConfigsHandler;
-import dev.spool.broker.api.DeleteRecordsHandler;
-import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.cluster.MetaProperties;
 import dev.spool.broker.config.BrokerConfig;
-import dev.spool.broker.config.BrokerConfigLayers;
-import dev.spool.broker.config.ConfigController;
-import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.config.ConfigException;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.fetch.FetchHandler;
+import dev.spool.broker.fetch.FetchSessionCache;
+import dev.spool.broker.fetch.HostedPartitionLookup;
+import dev.spool.broker.fetch.ListOffsetsHandler;
+import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
@@ -79,8 +78,7 @@ public final class Broker implements AutoCloseable {
                     config.metadataSnapshotIntervalRecords());
             resources.add(0, metadata);
             metadata.load();
-            BrokerConfigLayers configLayers = new BrokerConfigLayers(config);
-            PartitionManager partitions = new PartitionManager(logDir, configLayers::topicLogDefaults, clock, scheduler);
+            PartitionManager partitions = new PartitionManager(logDir, logDefaults, clock, scheduler);
             resources.add(0, partitions);
             metadata.addListener(partitions);
             scheduleRetention(scheduler, partitions, config.logRetentionCheckIntervalMs());
@@ -91,15 +89,7 @@ public final class Broker implements AutoCloseable {
             ClusterView[] view = new ClusterView[1];
             ApiRegistry registry = new ApiRegistry();
             ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
-            ConfigDescriber configDescriber = new ConfigDescriber(configLayers);
-            TopicsHandler topicsHandler = new TopicsHandler(metadata, topics, configDescriber);
-            ConfigsHandler configsHandler = new ConfigsHandler(metadata, configDescriber,
-                    new ConfigController(config.nodeId(), overrides -> invalidTopicConfig(brokerLogConfig, overrides)));
-            registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, configsHandler)
-                    .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, configsHandler)
-                    .register(ApiKey.ALTER_CONFIGS, 0, 2, configsHandler)
-                    .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(logDir, partitions, scheduler))
-                    .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(partitions, scheduler));
+            TopicsHandler topicsHandler = new TopicsHandler(metadata, topics);
             registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
                     .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
                             new MetadataHandler(() -> view[0], metadata::image, !config.autoCreateTopics() ? null
@@ -109,6 +99,15 @@ public final class Broker implements AutoCloseable {
                     .register(ApiKey.CREATE_TOPICS, 2, 7, topicsHandler)
                     .register(ApiKey.DELETE_TOPICS, 1, 6, topicsHandler)
                     .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);
+            HostedPartitionLookup hostedPartitions = new HostedPartitionLookup(partitions, metadata::image);
+            FetchHandler fetchHandler = new FetchHandler(hostedPartitions, new FetchSessionCache(
+                    FetchSessionCache.DEFAULT_MAX_SESSIONS, FetchSessionCache.DEFAULT_EVICTION_MS), clock::nowMs);
+            resources.add(0, fetchHandler);
+            registry.register(ApiKey.FETCH, 4, ApiKey.FETCH.highestVersion, fetchHandler)
+                    .register(ApiKey.LIST_OFFSETS, 1, ApiKey.LIST_OFFSETS.highestVersion,
+                            new ListOffsetsHandler(hostedPartitions))
+                    .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
+                            new OffsetForLeaderEpochHandler(hostedPartitions));
 
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
                     config.numNetworkThreads());

@@ -1,0 +1,132 @@
+package dev.spool.broker.fetch;
+
+import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.partition.Partition;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.FetchRequestData;
+import dev.spool.protocol.message.FetchResponseData;
+import dev.spool.protocol.message.FetchResponseData.AbortedTransaction;
+import dev.spool.protocol.message.FetchResponseData.FetchableTopicResponse;
+import dev.spool.protocol.message.FetchResponseData.PartitionData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.LongSupplier;
+
+/**
+ * Fetch, for consumers (v4 to v18; topic ids from v13): resolves the request against the fetch sessions,
+ * reads the partitions within the byte limits, and answers at once when {@code min_bytes} are there,
+ * the wait is 0 or a partition failed; otherwise parks the request as a {@link DelayedFetch} until
+ * appends bring enough bytes or {@code max_wait_ms} passes. Records are answered as regions of the
+ * segment files, sent with sendfile. {@code read_committed} reads like {@code read_uncommitted} until
+ * transactions exist (last stable offset = high watermark, no aborted transactions). Thread-safe.
+ */
+public final class FetchHandler implements ApiHandler, AutoCloseable {
+
+    private static final byte READ_COMMITTED = 1;
+    private static final int NO_PREFERRED_READ_REPLICA = -1;
+
+    private final FetchReader reader;
+    private final FetchSessionCache sessions;
+    private final LongSupplier clockMs;
+    private final ScheduledThreadPoolExecutor waits;
+
+    public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs) {
+        this.reader = new FetchReader(lookup);
+        this.sessions = sessions;
+        this.clockMs = clockMs;
+        this.waits = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "spool-fetch-waits");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // Most parked fetches end by an append: their timeouts are cancelled and must not pile up.
+        this.waits.setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message message) {
+        FetchRequestData request = (FetchRequestData) message;
+        FetchContext fetch = FetchContext.resolve(request, context.apiVersion(), sessions, clockMs.getAsLong());
+        if (fetch.error() != Errors.NONE) {
+            return CompletableFuture.completedFuture(new FetchResponseData().setErrorCode(fetch.error().code())
+                    .setSessionId(0));
+        }
+        boolean readCommitted = request.isolationLevel() == READ_COMMITTED;
+        int maxBytes = request.maxBytes();
+        FetchReader.Result first = reader.read(fetch.partitions(), maxBytes);
+        if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
+                || first.anyError()) {
+            return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
+        }
+        List<Partition> watched = new ArrayList<>(first.reads().size());
+        for (PartitionRead read : first.reads()) {
+            watched.add(read.partition());
+        }
+        return new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes),
+                result -> respond(fetch, result, readCommitted), request.minBytes(), watched, waits)
+                .park(request.maxWaitMs());
+    }
+
+    private static FetchResponseData respond(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {
+        FetchSession session = fetch.session();
+        if (session == null) {
+            return build(fetch, result, readCommitted);
+        }
+        synchronized (session) {
+            return build(fetch, result, readCommitted);
+        }
+    }
+
+    private static FetchResponseData build(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {
+        FetchSession session = fetch.session();
+        List<FetchableTopicResponse> topics = new ArrayList<>();
+        FetchableTopicResponse topic = null;
+        FetchPartitionKey topicKey = null;
+        for (PartitionRead read : result.reads()) {
+            FetchPartitionState state = read.state();
+            int recordBytes = read.records().sizeInBytes();
+            if (session != null) {
+                boolean changed = state.recordSent(read.error(), recordBytes, read.highWatermark(),
+                        read.lastStableOffset(), read.logStartOffset());
+                if (recordBytes > 0) {
+                    session.moveToBack(state.key());
+                }
+                if (fetch.incremental() && !changed) {
+                    continue;
+                }
+            }
+            FetchPartitionKey key = state.key();
+            if (topic == null || !topicKey.sameTopic(key)) {
+                topic = new FetchableTopicResponse()
+                        .setTopic(key.usesTopicId() ? "" : key.topic())
+                        .setTopicId(key.usesTopicId() ? key.topicId() : Uuid.ZERO_UUID)
+                        .setPartitions(new ArrayList<>());
+                topicKey = key;
+                topics.add(topic);
+            }
+            topic.partitions().add(new PartitionData()
+                    .setPartitionIndex(key.partition())
+                    .setErrorCode(read.error().code())
+                    .setHighWatermark(read.highWatermark())
+                    .setLastStableOffset(read.lastStableOffset())
+                    .setLogStartOffset(read.logStartOffset())
+                    .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>(0) : null)
+                    .setPreferredReadReplica(NO_PREFERRED_READ_REPLICA)
+                    .setRecords(read.records()));
+        }
+        return new FetchResponseData()
+                .setErrorCode(Errors.NONE.code())
+                .setSessionId(fetch.responseSessionId())
+                .setResponses(topics);
+    }
+
+    @Override
+    public void close() {
+        waits.shutdownNow();
+    }
+}

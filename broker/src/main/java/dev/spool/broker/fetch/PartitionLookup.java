@@ -1,0 +1,20 @@
+package dev.spool.broker.fetch;
+
+import dev.spool.broker.partition.Partition;
+import dev.spool.protocol.types.Uuid;
+
+/**
+ * Finds the hosted partition a read request names, by topic name (older versions) or topic id (Fetch
+ * v13+). Implementations are thread-safe.
+ */
+public interface PartitionLookup {
+
+    /** The hosted partition, or null. */
+    Partition byName(String topic, int partition);
+
+    /** The hosted partition of the topic with this id, or null. */
+    Partition byId(Uuid topicId, int partition);
+
+    /** Whether a topic with this id exists (to tell UNKNOWN_TOPIC_ID from an unknown partition). */
+    boolean topicExists(Uuid topicId);
+}
