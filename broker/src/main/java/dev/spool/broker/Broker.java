@@ -3,11 +3,17 @@ package dev.spool.broker;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
+import dev.spool.broker.api.ConfigsHandler;
+import dev.spool.broker.api.DeleteRecordsHandler;
+import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.cluster.MetaProperties;
 import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.BrokerConfigLayers;
+import dev.spool.broker.config.ConfigController;
+import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.config.ConfigException;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.fetch.FetchHandler;
@@ -78,7 +84,8 @@ public final class Broker implements AutoCloseable {
                     config.metadataSnapshotIntervalRecords());
             resources.add(0, metadata);
             metadata.load();
-            PartitionManager partitions = new PartitionManager(logDir, logDefaults, clock, scheduler);
+            BrokerConfigLayers configLayers = new BrokerConfigLayers(config);
+            PartitionManager partitions = new PartitionManager(logDir, configLayers::topicLogDefaults, clock, scheduler);
             resources.add(0, partitions);
             metadata.addListener(partitions);
             scheduleRetention(scheduler, partitions, config.logRetentionCheckIntervalMs());
@@ -89,7 +96,15 @@ public final class Broker implements AutoCloseable {
             ClusterView[] view = new ClusterView[1];
             ApiRegistry registry = new ApiRegistry();
             ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
-            TopicsHandler topicsHandler = new TopicsHandler(metadata, topics);
+            ConfigDescriber configDescriber = new ConfigDescriber(configLayers);
+            TopicsHandler topicsHandler = new TopicsHandler(metadata, topics, configDescriber);
+            ConfigsHandler configsHandler = new ConfigsHandler(metadata, configDescriber,
+                    new ConfigController(config.nodeId(), overrides -> invalidTopicConfig(brokerLogConfig, overrides)));
+            registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, configsHandler)
+                    .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, configsHandler)
+                    .register(ApiKey.ALTER_CONFIGS, 0, 2, configsHandler)
+                    .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(logDir, partitions, scheduler))
+                    .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(partitions, scheduler));
             registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
                     .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
                             new MetadataHandler(() -> view[0], metadata::image, !config.autoCreateTopics() ? null
