@@ -18,7 +18,11 @@ public enum BatchValidation {
     /** recordCount is zero or negative, or lastOffsetDelta + 1 != recordCount (INVALID_RECORD / CORRUPT_MESSAGE). */
     INVALID_RECORD_COUNT,
     /** Compression codec id 5-7 (UNSUPPORTED_COMPRESSION_TYPE). */
-    UNSUPPORTED_COMPRESSION;
+    UNSUPPORTED_COMPRESSION,
+    /** A CreateTime record timestamp outside message.timestamp.before/after.max.ms of now (INVALID_TIMESTAMP). */
+    INVALID_TIMESTAMP,
+    /** The records section does not decode to recordCount records (CORRUPT_MESSAGE). */
+    CORRUPT_RECORDS;
 
     public boolean isValid() {
         return this == VALID;

@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import java.nio.BufferUnderflowException;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -187,6 +187,54 @@ public final class RecordBatch {
             return BatchValidation.INVALID_RECORD_COUNT;
         }
         return BatchValidation.VALID;
+    }
+
+    /**
+     * KIP-937: every CreateTime record timestamp must lie in [now - beforeMaxMs, now + afterMaxMs].
+     * Uncompressed batches are scanned in place without allocating; compressed ones are inflated (as
+     * Kafka does to validate them). LogAppendTime batches pass: the broker stamps them. Call after
+     * {@link #validate()} passed.
+     */
+    public BatchValidation validateTimestamps(long nowMs, long beforeMaxMs, long afterMaxMs) {
+        if (isLogAppendTime()) {
+            return BatchValidation.VALID;
+        }
+        long earliest = beforeMaxMs >= nowMs ? Long.MIN_VALUE : nowMs - beforeMaxMs;
+        long latest = afterMaxMs > Long.MAX_VALUE - nowMs ? Long.MAX_VALUE : nowMs + afterMaxMs;
+        if (compressionType() != CompressionType.NONE) {
+            try {
+                for (Record record : records()) {
+                    if (record.timestamp() < earliest || record.timestamp() > latest) {
+                        return BatchValidation.INVALID_TIMESTAMP;
+                    }
+                }
+                return BatchValidation.VALID;
+            } catch (CorruptRecordException e) {
+                return BatchValidation.CORRUPT_RECORDS;
+            }
+        }
+        ByteBuffer view = buffer.duplicate();
+        int end = start + sizeInBytes();
+        view.limit(end).position(start + RECORDS_OFFSET);
+        long base = baseTimestamp();
+        try {
+            for (int i = recordCount(); i > 0; i--) {
+                int length = Varints.readVarint(view);
+                int bodyStart = view.position();
+                view.get(); // attributes
+                long timestamp = base + Varints.readVarlong(view);
+                if (timestamp < earliest || timestamp > latest) {
+                    return BatchValidation.INVALID_TIMESTAMP;
+                }
+                if (length < 0 || bodyStart + length > end) {
+                    return BatchValidation.CORRUPT_RECORDS;
+                }
+                view.position(bodyStart + length);
+            }
+        } catch (BufferUnderflowException | CorruptRecordException e) {
+            return BatchValidation.CORRUPT_RECORDS;
+        }
+        return view.position() == end ? BatchValidation.VALID : BatchValidation.CORRUPT_RECORDS;
     }
 
     /** Writes the base offset in place; outside the CRC, so the CRC stays valid. */

@@ -101,4 +101,28 @@ class RecordBatchTest {
             }
         }
     }
+
+    @Test
+    void timestampsOutsideTheAllowedWindowAreReported() {
+        for (CompressionType codec : CompressionType.values()) {
+            RecordBatch batch = new RecordBatch().wrap(new RecordBatchBuilder(codec)
+                    .append(1_000, null, "a".getBytes()).append(5_000, null, "b".getBytes()).build(), 0);
+            assertThat(batch.validateTimestamps(3_000, 2_000, 2_000)).as(codec.configName).isEqualTo(BatchValidation.VALID);
+            assertThat(batch.validateTimestamps(3_000, 1_999, 2_000)).as(codec.configName)
+                    .isEqualTo(BatchValidation.INVALID_TIMESTAMP);
+            assertThat(batch.validateTimestamps(3_000, 2_000, 1_999)).as(codec.configName)
+                    .isEqualTo(BatchValidation.INVALID_TIMESTAMP);
+            assertThat(batch.validateTimestamps(3_000, Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo(BatchValidation.VALID);
+        }
+    }
+
+    @Test
+    void recordLengthsPastTheBatchAreCorruptRecords() {
+        ByteBuffer buffer = threeRecords();
+        RecordBatch batch = new RecordBatch().wrap(buffer, 0);
+        buffer.put(RecordBatchLayout.RECORDS_OFFSET, (byte) 0x7e); // first record length varint: 63 bytes
+        batch.writeChecksum();
+        assertThat(batch.validate()).isEqualTo(BatchValidation.VALID);
+        assertThat(batch.validateTimestamps(100, Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo(BatchValidation.CORRUPT_RECORDS);
+    }
 }

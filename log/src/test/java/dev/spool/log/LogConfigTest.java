@@ -1,0 +1,74 @@
+package dev.spool.log;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LogConfigTest {
+    @Test
+    void defaultsAreKafkas() {
+        LogConfig config = LogConfig.defaults();
+        assertThat(config.segmentBytes).isEqualTo(1_073_741_824);
+        assertThat(config.segmentMs).isEqualTo(604_800_000L);
+        assertThat(config.segmentIndexBytes).isEqualTo(10_485_760);
+        assertThat(config.indexIntervalBytes).isEqualTo(4096);
+        assertThat(config.retentionMs).isEqualTo(604_800_000L);
+        assertThat(config.retentionBytes).isEqualTo(-1);
+        assertThat(config.flushMessages).isEqualTo(Long.MAX_VALUE);
+        assertThat(config.flushMs).isEqualTo(Long.MAX_VALUE);
+        assertThat(config.fileDeleteDelayMs).isEqualTo(60_000);
+        assertThat(config.maxMessageBytes).isEqualTo(1_048_588);
+        assertThat(config.logAppendTime).isFalse();
+        assertThat(config.delete).isTrue();
+        assertThat(config.compact).isFalse();
+    }
+
+    @Test
+    void overridesParseAndBadValuesNameTheKey() {
+        LogConfig config = LogConfig.fromProperties(Map.of("cleanup.policy", "compact,delete",
+                "message.timestamp.type", "LogAppendTime", "retention.bytes", "1000"));
+        assertThat(config.compact).isTrue();
+        assertThat(config.delete).isTrue();
+        assertThat(config.logAppendTime).isTrue();
+        assertThat(config.retentionBytes).isEqualTo(1000);
+        assertThat(config.with(Map.of("retention.bytes", "5")).retentionBytes).isEqualTo(5);
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("segment.bytes", "abc")))
+                .hasMessageContaining("segment.bytes");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("segment.bytes", "10")))
+                .hasMessageContaining("minimum");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("no.such.config", "1")))
+                .hasMessageContaining("no.such.config");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("cleanup.policy", "keep")))
+                .hasMessageContaining("keep");
+    }
+
+    @Test
+    void checkpointFileRoundTripsAndRejectsMalformedFiles(@TempDir Path dir) throws IOException {
+        CheckpointFile file = new CheckpointFile(dir.resolve("recovery-point-offset-checkpoint"));
+        assertThat(file.read(3)).isEmpty();
+        file.write(List.of("a 0 10", "b-c 3 99"));
+        assertThat(Files.readString(file.path())).isEqualTo("0\n2\na 0 10\nb-c 3 99\n");
+        assertThat(file.read(3)).extracting(f -> String.join("|", f)).containsExactly("a|0|10", "b-c|3|99");
+        Files.writeString(file.path(), "0\n3\na 0 10\n");
+        assertThatThrownBy(() -> file.read(3)).hasMessageContaining("announces 3 entries");
+        Files.writeString(file.path(), "1\n0\n");
+        assertThatThrownBy(() -> file.read(3)).hasMessageContaining("version");
+    }
+
+    @Test
+    void topicPartitionDirNames() {
+        assertThat(TopicPartition.parseDirName("my-topic-12")).isEqualTo(new TopicPartition("my-topic", 12));
+        assertThat(TopicPartition.parseDirName("__consumer_offsets-49").partition()).isEqualTo(49);
+        assertThat(TopicPartition.parseDirName("nodash")).isNull();
+        assertThat(TopicPartition.parseDirName("t-x")).isNull();
+        assertThat(new TopicPartition("a.b", 0).dirName()).isEqualTo("a.b-0");
+    }
+}
