@@ -28,6 +28,11 @@ import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.produce.DescribeProducersHandler;
+import dev.spool.broker.produce.InitProducerIdHandler;
+import dev.spool.broker.produce.PartitionAppenders;
+import dev.spool.broker.produce.ProduceHandler;
+import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
@@ -123,6 +128,15 @@ public final class Broker implements AutoCloseable {
                             new ListOffsetsHandler(hostedPartitions))
                     .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
                             new OffsetForLeaderEpochHandler(hostedPartitions));
+            PartitionAppenders appenders = new PartitionAppenders(config.numIoThreads(), clock,
+                    config.producerIdExpirationMs());
+            resources.add(0, appenders);
+            registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
+                            new ProduceHandler(metadata::image, partitions, appenders))
+                    .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
+                            new InitProducerIdHandler(new ProducerIdManager(metadata, config.nodeId())))
+                    .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
+                            new DescribeProducersHandler(partitions, appenders));
 
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
                     config.numNetworkThreads());

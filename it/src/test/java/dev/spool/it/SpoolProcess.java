@@ -43,7 +43,11 @@ public final class SpoolProcess implements AutoCloseable {
     }
 
     public static SpoolProcess start(String... overrides) throws IOException, InterruptedException {
-        Path dataDir = Files.createTempDirectory("spool-it-");
+        return startIn(Files.createTempDirectory("spool-it-"), overrides);
+    }
+
+    /** Starts a broker on the data of {@code dataDir} (a restart, after {@link #stop()} of another). */
+    public static SpoolProcess startIn(Path dataDir, String... overrides) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server",
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
                 "--override", "log.dirs=" + dataDir));
@@ -120,6 +124,17 @@ public final class SpoolProcess implements AutoCloseable {
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** Stops the broker the way an operator does (SIGTERM: a clean shutdown) and keeps its data. */
+    public void stop() throws InterruptedException {
+        stop(process);
+    }
+
+    /** Kills the broker with SIGKILL (a crash: no clean shutdown) and keeps its data. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(20, TimeUnit.SECONDS);
     }
 
     @Override

@@ -13,8 +13,12 @@ import java.util.Map;
  */
 public final class ApiRegistry {
 
-    /** One implemented API: the versions served and who serves them. */
-    public record RegisteredApi(ApiKey apiKey, short minVersion, short maxVersion, ApiHandler handler) {
+    /**
+     * One implemented API: the versions served, the lowest version advertised (below minVersion only
+     * for Produce, see {@link #registerAdvertisingFrom}) and who serves them.
+     */
+    public record RegisteredApi(ApiKey apiKey, short minVersion, short maxVersion, ApiHandler handler,
+                                short advertisedMinVersion) {
 
         public boolean supports(short version) {
             return version >= minVersion && version <= maxVersion;
@@ -29,7 +33,25 @@ public final class ApiRegistry {
             throw new IllegalArgumentException(apiKey + " versions " + minVersion + "-" + maxVersion
                     + " outside the spec's " + apiKey.lowestVersion + "-" + apiKey.highestVersion);
         }
-        apis.put(apiKey, new RegisteredApi(apiKey, (short) minVersion, (short) maxVersion, handler));
+        apis.put(apiKey, new RegisteredApi(apiKey, (short) minVersion, (short) maxVersion, handler, (short) minVersion));
+        return this;
+    }
+
+    /**
+     * Registers an API served for versions min..max but advertised from {@code advertisedMinVersion}:
+     * requests of the versions in between are refused (the connection is closed) as for any version not
+     * served. Kafka 4 does this for Produce, advertising v0 although v0-2 are gone (KIP-896), because
+     * librdkafka turns compression off when Produce v0 is not advertised (KAFKA-18659).
+     */
+    public ApiRegistry registerAdvertisingFrom(ApiKey apiKey, int advertisedMinVersion, int minVersion, int maxVersion,
+                                               ApiHandler handler) {
+        if (advertisedMinVersion < 0 || advertisedMinVersion > minVersion) {
+            throw new IllegalArgumentException(apiKey + " advertised minimum " + advertisedMinVersion
+                    + " must lie in 0.." + minVersion);
+        }
+        register(apiKey, minVersion, maxVersion, handler);
+        apis.put(apiKey, new RegisteredApi(apiKey, (short) minVersion, (short) maxVersion, handler,
+                (short) advertisedMinVersion));
         return this;
     }
 

@@ -29,7 +29,7 @@ public final class ApiVersionsHandler implements ApiHandler {
         for (ApiRegistry.RegisteredApi api : registry.all()) {
             versions.add(new ApiVersion()
                     .setApiKey(api.apiKey().id)
-                    .setMinVersion(api.minVersion())
+                    .setMinVersion(api.advertisedMinVersion())
                     .setMaxVersion(api.maxVersion()));
         }
         return CompletableFuture.completedFuture(new ApiVersionsResponseData()

@@ -47,9 +47,15 @@ public final class BrokerConfig {
             "Metadata records appended after which the metadata image is snapshotted (Spool counts records where "
                     + "Kafka counts bytes, metadata.log.max.record.bytes.between.snapshots).");
 
+    public static final ConfigKey<Integer> NUM_IO_THREADS = ConfigKey.integer("num.io.threads", 8,
+            "Threads that validate and append produced records (appends to one partition run one at a time).");
+    public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_MS = ConfigKey.longValue("producer.id.expiration.ms",
+            86400000, "How long a partition keeps an idle idempotent producer's state after its last batch.");
+
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
-            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS);
+            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS,
+            NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -178,6 +184,18 @@ public final class BrokerConfig {
 
     public long metadataSnapshotIntervalRecords() {
         return get(METADATA_SNAPSHOT_INTERVAL_RECORDS);
+    }
+
+    public int numIoThreads() {
+        int threads = get(NUM_IO_THREADS);
+        if (threads < 1) {
+            throw new ConfigException("num.io.threads must be >= 1, got " + threads);
+        }
+        return threads;
+    }
+
+    public long producerIdExpirationMs() {
+        return get(PRODUCER_ID_EXPIRATION_MS);
     }
 
     public long logRetentionCheckIntervalMs() {

@@ -1,0 +1,74 @@
+package dev.spool.broker.produce;
+
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.LogClock;
+import dev.spool.log.TopicPartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thread-safe: the {@link PartitionAppender} of each partition that has been produced to or described,
+ * and the pool of {@code num.io.threads} threads their appends run on. A partition object replaced by
+ * the partition manager (topic deleted and created again) gets a fresh appender.
+ * {@link #close()} writes each partition's shutdown snapshot; close it before the logs.
+ */
+public final class PartitionAppenders implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionAppenders.class);
+    private static final long CLOSE_TIMEOUT_SECONDS = 30;
+
+    private final ExecutorService ioThreads;
+    private final LogClock clock;
+    private final long producerIdExpirationMs;
+    private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
+
+    public PartitionAppenders(int ioThreadCount, LogClock clock, long producerIdExpirationMs) {
+        AtomicInteger threadNumber = new AtomicInteger();
+        this.ioThreads = Executors.newFixedThreadPool(ioThreadCount, runnable -> {
+            Thread thread = new Thread(runnable, "spool-io-" + threadNumber.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.clock = clock;
+        this.producerIdExpirationMs = producerIdExpirationMs;
+    }
+
+    /** The appender of {@code partition}, created on first use. */
+    public PartitionAppender of(Partition partition) {
+        PartitionAppender appender = appenders.get(partition.topicPartition());
+        if (appender != null && appender.partition() == partition) {
+            return appender;
+        }
+        return appenders.compute(partition.topicPartition(), (key, existing) ->
+                existing != null && existing.partition() == partition ? existing
+                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock, producerIdExpirationMs));
+    }
+
+    @Override
+    public void close() {
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        for (PartitionAppender appender : appenders.values()) {
+            closing.add(appender.close());
+        }
+        try {
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+                    .get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.error("Producer state snapshots at shutdown did not all complete", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ioThreads.shutdown();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.spool.broker.produce;
+
+import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ProduceRequestData;
+import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
+import dev.spool.protocol.message.ProduceRequestData.TopicProduceData;
+import dev.spool.protocol.message.ProduceResponseData;
+import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
+import dev.spool.protocol.message.ProduceResponseData.TopicProduceResponse;
+import dev.spool.protocol.types.ByteBufferRecords;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Records;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Produce (versions 3 and later; 0-2 are advertised for librdkafka's sake, KAFKA-18659, and refused by
+ * the dispatcher): resolves each partition, hands its records to the partition's
+ * {@link PartitionAppender} and gathers the answers in request order. Every partition is judged on
+ * its own: a bad one never fails the others. Thread-safe; never blocks the network thread.
+ *
+ * <p>acks: 0, 1 and -1 (all) are accepted; with one broker the in-sync replica set is this broker, so
+ * all three are satisfied once the append is done. Others get INVALID_REQUIRED_ACKS on every
+ * partition. acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka
+ * does, so the producer refreshes its metadata.
+ *
+ * <p>Transactions are not supported yet: a request with a transactional id gets INVALID_TXN_STATE
+ * on every partition (what Kafka answers when the partition is not part of an ongoing transaction; a
+ * transactional producer cannot get that far anyway, since InitProducerId with a transactional id
+ * answers COORDINATOR_NOT_AVAILABLE).
+ */
+public final class ProduceHandler implements ApiHandler {
+
+    /** Produce v13 names topics by id (KIP-516). */
+    static final short FIRST_TOPIC_ID_VERSION = 13;
+    /** Topics clients may not produce to, as Kafka's; only its own admin client may. */
+    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state",
+            "__share_group_state");
+    private static final String ADMIN_CLIENT_ID = "__admin_client";
+
+    private final Supplier<MetadataImage> metadata;
+    private final PartitionManager partitions;
+    private final PartitionAppenders appenders;
+
+    public ProduceHandler(Supplier<MetadataImage> metadata, PartitionManager partitions, PartitionAppenders appenders) {
+        this.metadata = metadata;
+        this.partitions = partitions;
+        this.appenders = appenders;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message message) {
+        ProduceRequestData request = (ProduceRequestData) message;
+        short version = context.apiVersion();
+        short acks = request.acks();
+        Errors requestError = null;
+        if (acks != 0 && acks != 1 && acks != -1) {
+            requestError = Errors.INVALID_REQUIRED_ACKS;
+        } else if (request.transactionalId() != null) {
+            requestError = Errors.INVALID_TXN_STATE;
+        }
+        MetadataImage image = metadata.get();
+        List<CompletableFuture<PartitionProduceResponse>> pending = new ArrayList<>();
+        ProduceResponseData response = new ProduceResponseData();
+        List<TopicProduceResponse> topics = new ArrayList<>(request.topicData().size());
+        for (TopicProduceData topic : request.topicData()) {
+            TopicImage topicImage = version >= FIRST_TOPIC_ID_VERSION ? image.topic(topic.topicId())
+                    : image.topic(topic.name());
+            Errors topicError = requestError != null ? requestError : topicError(topicImage, version, context);
+            List<PartitionProduceResponse> answers = new ArrayList<>(topic.partitionData().size());
+            for (PartitionProduceData data : topic.partitionData()) {
+                Partition partition = topicError == null ? partitions.get(topicImage.name(), data.index()) : null;
+                if (partition == null) {
+                    Errors error = topicError != null ? topicError : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                    answers.add(failed(error).setIndex(data.index()));
+                    continue;
+                }
+                int index = data.index();
+                CompletableFuture<PartitionProduceResponse> answer = appenders.of(partition)
+                        .append(writableRecords(data.records()), version)
+                        .thenApply(partitionResponse -> partitionResponse.setIndex(index));
+                pending.add(answer);
+                answers.add(null);
+            }
+            topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())
+                    .setPartitionResponses(answers));
+        }
+        response.setResponses(topics);
+        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                .thenApply(done -> complete(response, pending, acks, context));
+    }
+
+    /** Why no partition of this topic can be written, or null. */
+    private static Errors topicError(TopicImage topic, short version, RequestContext context) {
+        if (topic == null) {
+            return version >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (INTERNAL_TOPICS.contains(topic.name()) && !ADMIN_CLIENT_ID.equals(context.clientId())) {
+            return Errors.INVALID_TOPIC_EXCEPTION;
+        }
+        return null;
+    }
+
+    /** Fills the placeholders (nulls) with the appenders' answers, in request order. */
+    private static Message complete(ProduceResponseData response, List<CompletableFuture<PartitionProduceResponse>> pending,
+                                    short acks, RequestContext context) {
+        int next = 0;
+        boolean anyError = false;
+        for (TopicProduceResponse topic : response.responses()) {
+            List<PartitionProduceResponse> answers = topic.partitionResponses();
+            for (int i = 0; i < answers.size(); i++) {
+                if (answers.get(i) == null) {
+                    answers.set(i, pending.get(next++).join());
+                }
+                anyError |= answers.get(i).errorCode() != Errors.NONE.code();
+            }
+        }
+        if (acks == 0) {
+            if (anyError) {
+                throw new ConnectionCloseRequest(context + " with acks=0 failed on at least one partition");
+            }
+            return null;
+        }
+        return response;
+    }
+
+    private static PartitionProduceResponse failed(Errors error) {
+        return new PartitionProduceResponse()
+                .setErrorCode(error.code())
+                .setBaseOffset(-1)
+                .setLogAppendTimeMs(-1)
+                .setLogStartOffset(-1);
+    }
+
+    /**
+     * The records as a buffer the append may rewrite in place (offsets, leader epoch). The request
+     * frame's buffer is writable and stays alive until the response is sent; a read-only view is
+     * copied (it never is with Netty's buffers, but the type allows it).
+     */
+    private static ByteBuffer writableRecords(Records records) {
+        if (records == null) {
+            return ByteBuffer.allocate(0);
+        }
+        ByteBuffer buffer = ((ByteBufferRecords) records).buffer();
+        if (!buffer.isReadOnly()) {
+            return buffer;
+        }
+        ByteBuffer copy = ByteBuffer.allocate(buffer.remaining());
+        copy.put(buffer).flip();
+        return copy;
+    }
+}

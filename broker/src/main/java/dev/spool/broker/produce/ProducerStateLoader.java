@@ -1,0 +1,91 @@
+package dev.spool.broker.produce;
+
+import dev.spool.log.FetchSlice;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.record.BatchValidation;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.segment.BatchFileReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stateless: rebuilds the producer state of a partition as Kafka's log recovery does: snapshots past
+ * the log end offset (their batches were truncated away) are deleted, the newest readable snapshot at
+ * or below it is loaded (an unreadable one is deleted and the next older tried), then every batch from
+ * there to the log end offset is replayed.
+ */
+public final class ProducerStateLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProducerStateLoader.class);
+    /** Bytes read from the log per step of the replay. */
+    private static final int REPLAY_CHUNK_BYTES = 1 << 20;
+
+    private ProducerStateLoader() {
+    }
+
+    public static ProducerStateManager load(PartitionLog log) throws IOException {
+        Path dir = log.dir();
+        long endOffset = log.logEndOffset();
+        long startOffset = log.logStartOffset();
+        TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
+        for (Path stale : snapshots.tailMap(endOffset, false).values()) {
+            LOG.info("Deleting producer snapshot {}: beyond the log end offset {}", stale, endOffset);
+            Files.deleteIfExists(stale);
+        }
+        ProducerStateManager state = null;
+        for (Map.Entry<Long, Path> snapshot : snapshots.headMap(endOffset, true).descendingMap().entrySet()) {
+            try {
+                ProducerStateManager loaded = new ProducerStateManager(snapshot.getKey());
+                for (ProducerSnapshotFile.Entry entry : ProducerSnapshotFile.read(snapshot.getValue())) {
+                    loaded.restore(entry);
+                }
+                state = loaded;
+                break;
+            } catch (IOException e) {
+                LOG.warn("Deleting unreadable producer snapshot {}: {}", snapshot.getValue(), e.getMessage());
+                Files.deleteIfExists(snapshot.getValue());
+            }
+        }
+        if (state == null) {
+            state = new ProducerStateManager(startOffset);
+        }
+        long from = Math.max(state.mapEndOffset(), startOffset);
+        int replayed = replay(log, state, from, endOffset);
+        state.advanceTo(endOffset);
+        LOG.info("Loaded producer state of {}: {} producers, {} batches replayed from offset {} to {}", dir,
+                state.producers().size(), replayed, from, endOffset);
+        return state;
+    }
+
+    /** Applies the batches of [from, to) to {@code state}; returns how many were applied. */
+    static int replay(PartitionLog log, ProducerStateManager state, long from, long to) throws IOException {
+        long next = from;
+        int applied = 0;
+        while (next < to) {
+            FetchSlice slice = log.read(next, REPLAY_CHUNK_BYTES, to, true);
+            if (slice.isEmpty()) {
+                break;
+            }
+            BatchFileReader reader = new BatchFileReader(slice.channel(), slice.position(),
+                    slice.position() + slice.lengthBytes());
+            long before = next;
+            while (reader.next() == BatchValidation.VALID) {
+                RecordBatch batch = reader.batch();
+                if (batch.lastOffset() >= next) {
+                    state.replay(batch);
+                    next = batch.nextOffset();
+                    applied++;
+                }
+            }
+            if (next == before) {
+                throw new IOException("Producer state replay of " + log.dir() + " is stuck at offset " + next);
+            }
+        }
+        return applied;
+    }
+}

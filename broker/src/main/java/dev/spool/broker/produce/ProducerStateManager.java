@@ -1,0 +1,174 @@
+package dev.spool.broker.produce;
+
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchLayout;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Not thread-safe: owned by one partition's append queue ({@link PartitionAppender}). The idempotent
+ * producers of one partition and the batches each wrote, up to {@link #mapEndOffset()}: every batch
+ * below that offset has been applied, so a snapshot taken now is valid for the log up to there.
+ *
+ * <p>The rules, as Kafka applies them to client appends (KIP-98, KIP-360):
+ * <ol>
+ *   <li>a batch equal (epoch, first and last sequence) to one of the producer's last five is a
+ *       duplicate: it gets the original offsets and is not appended;</li>
+ *   <li>an epoch older than the producer's current one is {@link SequenceCheck#INVALID_PRODUCER_EPOCH};</li>
+ *   <li>a newer epoch must start at sequence 0, unless the producer is unknown here (its state may have
+ *       expired or been removed with old segments, so the broker cannot tell a gap from a restart:
+ *       Kafka accepts any sequence since 2.5 and no longer answers UNKNOWN_PRODUCER_ID);</li>
+ *   <li>within an epoch the first sequence must follow the last one written, wrapping at
+ *       {@link Integer#MAX_VALUE}; anything else is {@link SequenceCheck#OUT_OF_ORDER_SEQUENCE}.</li>
+ * </ol>
+ */
+public final class ProducerStateManager {
+
+    private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    private long mapEndOffset;
+    private ProducerStateEntry duplicateEntry;
+    private int duplicateSlot = -1;
+
+    public ProducerStateManager(long mapEndOffset) {
+        this.mapEndOffset = mapEndOffset;
+    }
+
+    /** The offset up to which (exclusive) every batch has been applied. */
+    public long mapEndOffset() {
+        return mapEndOffset;
+    }
+
+    /** The state of one producer, or null if it has written nothing (that is still known) here. */
+    public ProducerStateEntry producer(long producerId) {
+        return producers.get(producerId);
+    }
+
+    public Collection<ProducerStateEntry> producers() {
+        return Collections.unmodifiableCollection(producers.values());
+    }
+
+    /**
+     * Checks an idempotent batch (producer id >= 0) from a client. After {@link SequenceCheck#DUPLICATE},
+     * {@link #duplicateFirstOffset()} and friends describe the original batch.
+     */
+    public SequenceCheck check(long producerId, short epoch, int firstSequence, int lastSequence) {
+        duplicateEntry = null;
+        duplicateSlot = -1;
+        ProducerStateEntry entry = producers.get(producerId);
+        if (entry == null) {
+            return SequenceCheck.APPEND;
+        }
+        int slot = entry.findDuplicate(epoch, firstSequence, lastSequence);
+        if (slot >= 0) {
+            duplicateEntry = entry;
+            duplicateSlot = slot;
+            return SequenceCheck.DUPLICATE;
+        }
+        short current = entry.producerEpoch();
+        if (epoch < current) {
+            return SequenceCheck.INVALID_PRODUCER_EPOCH;
+        }
+        if (epoch != current) {
+            boolean knownEpoch = current != RecordBatchLayout.NO_PRODUCER_EPOCH;
+            return firstSequence != 0 && knownEpoch ? SequenceCheck.OUT_OF_ORDER_SEQUENCE : SequenceCheck.APPEND;
+        }
+        int last = entry.lastSequence();
+        if (last == RecordBatchLayout.NO_SEQUENCE) {
+            return firstSequence == 0 ? SequenceCheck.APPEND : SequenceCheck.OUT_OF_ORDER_SEQUENCE;
+        }
+        return Sequences.follows(last, firstSequence) ? SequenceCheck.APPEND : SequenceCheck.OUT_OF_ORDER_SEQUENCE;
+    }
+
+    public long duplicateFirstOffset() {
+        return duplicateEntry.firstOffsetAt(duplicateSlot);
+    }
+
+    public long duplicateLastOffset() {
+        return duplicateEntry.lastOffsetAt(duplicateSlot);
+    }
+
+    public long duplicateTimestampMs() {
+        return duplicateEntry.timestampAt(duplicateSlot);
+    }
+
+    /** Records a batch written at [firstOffset, lastOffset] by an idempotent producer. */
+    public void onBatchWritten(long producerId, short epoch, int firstSequence, int lastSequence, long firstOffset,
+                               long lastOffset, long maxTimestampMs) {
+        ProducerStateEntry entry = producers.get(producerId);
+        if (entry == null) {
+            entry = new ProducerStateEntry(producerId, epoch);
+            producers.put(producerId, entry);
+        }
+        entry.addBatch(epoch, firstSequence, lastSequence, firstOffset, lastOffset, maxTimestampMs);
+        advanceTo(lastOffset + 1);
+    }
+
+    /**
+     * Applies a batch read back from the log (recovery, or a batch appended without a check). Control
+     * batches carry no data sequence and are skipped until transactions exist.
+     */
+    public void replay(RecordBatch batch) {
+        long producerId = batch.producerId();
+        if (producerId != RecordBatchLayout.NO_PRODUCER_ID && !batch.isControl()) {
+            int first = batch.baseSequence();
+            onBatchWritten(producerId, batch.producerEpoch(), first, Sequences.lastSequence(first,
+                    batch.lastOffsetDelta()), batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
+        } else {
+            advanceTo(batch.nextOffset());
+        }
+    }
+
+    /** Moves {@link #mapEndOffset()} up to {@code offset} (batches without a producer id change no state). */
+    public void advanceTo(long offset) {
+        mapEndOffset = Math.max(mapEndOffset, offset);
+    }
+
+    /** Restores one producer from a snapshot entry (its last batch only, as Kafka's snapshots keep). */
+    public void restore(ProducerSnapshotFile.Entry entry) {
+        ProducerStateEntry state = new ProducerStateEntry(entry.producerId(), entry.epoch());
+        if (entry.lastSequence() != RecordBatchLayout.NO_SEQUENCE) {
+            state.addBatch(entry.epoch(), Sequences.firstSequence(entry.lastSequence(), entry.offsetDelta()),
+                    entry.lastSequence(), entry.lastOffset() - entry.offsetDelta(), entry.lastOffset(),
+                    entry.timestampMs());
+        }
+        producers.put(entry.producerId(), state);
+    }
+
+    /** The producers as snapshot entries, in producer id order. */
+    public List<ProducerSnapshotFile.Entry> snapshotEntries() {
+        List<ProducerSnapshotFile.Entry> entries = new ArrayList<>(producers.size());
+        for (ProducerStateEntry state : producers.values()) {
+            entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(), state.lastSequence(),
+                    state.lastOffset(), state.isEmpty() ? 0 : (int) (state.lastOffset() - state.firstOffset()),
+                    state.lastTimestampMs(), state.coordinatorEpoch(), -1L));
+        }
+        entries.sort((a, b) -> Long.compare(a.producerId(), b.producerId()));
+        return entries;
+    }
+
+    /**
+     * Forgets producers whose last batch is older than {@code expirationMs} ({@code producer.id.expiration.ms}),
+     * judged by the batch's max timestamp as Kafka does. Returns how many were removed.
+     */
+    public int removeExpired(long nowMs, long expirationMs) {
+        int removed = 0;
+        for (Iterator<ProducerStateEntry> it = producers.values().iterator(); it.hasNext(); ) {
+            if (nowMs - it.next().lastTimestampMs() >= expirationMs) {
+                it.remove();
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** Forgets everything and restarts at {@code offset} (a snapshot or log that cannot be trusted). */
+    public void clear(long offset) {
+        producers.clear();
+        mapEndOffset = offset;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An idempotent Java producer whose Produce responses are lost (a {@link CuttingProxy} drops them and
+ * cuts the connection after the broker wrote the batch) retries the same batches, and the broker
+ * writes each record exactly once, also when the retry reaches a restarted broker.
+ */
+class IdempotentRetryIT {
+
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private static KafkaProducer<String, String> producer(CuttingProxy proxy) {
+        return ProduceIT.producer("127.0.0.1:" + proxy.port(), Map.of(
+                ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 20,
+                ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 20,
+                ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
+                ProducerConfig.BATCH_SIZE_CONFIG, 2048,
+                ProducerConfig.LINGER_MS_CONFIG, 1));
+    }
+
+    private static SpoolProcess startBehind(CuttingProxy proxy, java.nio.file.Path dataDir) throws Exception {
+        String advertised = "advertised.listeners=PLAINTEXT://127.0.0.1:" + proxy.port();
+        SpoolProcess spool = dataDir == null ? SpoolProcess.start(advertised) : SpoolProcess.startIn(dataDir, advertised);
+        proxy.setTarget("127.0.0.1", spool.port());
+        return spool;
+    }
+
+    @Test
+    void lostResponsesAreRetriedAndEveryRecordIsWrittenOnce() throws Exception {
+        try (CuttingProxy proxy = new CuttingProxy(); SpoolProcess spool = startBehind(proxy, null)) {
+            ProduceIT.createTopic(spool.bootstrap(), "retried", 1, Map.of());
+            proxy.cutProduce(ordinal -> ordinal % 4 == 2 && ordinal < 80);
+            int count = 3000;
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = producer(proxy)) {
+                for (int i = 0; i < count; i++) {
+                    sent.add(producer.send(new ProducerRecord<>("retried", "value-" + i)));
+                    if (i % 100 == 99) {
+                        Thread.sleep(5);
+                    }
+                }
+                producer.flush();
+            }
+            for (int i = 0; i < count; i++) {
+                assertThat(sent.get(i).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset()).isEqualTo(i);
+            }
+            assertThat(proxy.cuts()).isGreaterThan(3);
+            spool.stop();
+            List<String> values = ProduceIT.values(PartitionFiles.records(spool.dataDir(), "retried", 0));
+            assertThat(values).hasSize(count);
+            for (int i = 0; i < count; i++) {
+                assertThat(values.get(i)).isEqualTo("value-" + i);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "after a {0}")
+    @ValueSource(strings = {"clean shutdown", "crash"})
+    void aRetryReachingARestartedBrokerIsStillDeduplicated(String stop) throws Exception {
+        try (CuttingProxy proxy = new CuttingProxy()) {
+            SpoolProcess first = startBehind(proxy, null);
+            SpoolProcess second = null;
+            try {
+                ProduceIT.createTopic(first.bootstrap(), "restarted", 1, Map.of());
+                try (KafkaProducer<String, String> producer = producer(proxy)) {
+                    producer.send(new ProducerRecord<>("restarted", "r0")).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    proxy.pauseAfterCut(true);
+                    proxy.cutProduce(ordinal -> ordinal == 2);
+                    Future<RecordMetadata> lost = producer.send(new ProducerRecord<>("restarted", "r1"));
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+                    while (proxy.cuts() == 0 && System.nanoTime() < deadline) {
+                        Thread.sleep(10);
+                    }
+                    assertThat(proxy.cuts()).isEqualTo(1);
+                    if (stop.equals("crash")) {
+                        first.kill();
+                    } else {
+                        first.stop();
+                    }
+                    second = startBehind(proxy, first.dataDir());
+                    proxy.resume();
+                    assertThat(lost.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset()).isEqualTo(1);
+                    assertThat(producer.send(new ProducerRecord<>("restarted", "r2")).get(TIMEOUT_SECONDS,
+                            TimeUnit.SECONDS).offset()).isEqualTo(2);
+                }
+                second.stop();
+                assertThat(ProduceIT.values(PartitionFiles.records(first.dataDir(), "restarted", 0)))
+                        .containsExactly("r0", "r1", "r2");
+                if (stop.equals("clean shutdown")) {
+                    assertThat(second.output()).anyMatch(line -> line.contains("Loaded producer state")
+                            && line.contains("0 batches replayed"));
+                } else {
+                    assertThat(second.output()).anyMatch(line -> line.contains("Loaded producer state")
+                            && line.contains("2 batches replayed"));
+                }
+            } finally {
+                if (second != null) {
+                    second.close();
+                }
+                first.close();
+            }
+        }
+    }
+}

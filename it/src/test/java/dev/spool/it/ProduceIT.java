@@ -1,0 +1,201 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spool.log.record.Header;
+import dev.spool.log.record.Record;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Produce with real clients against a broker started with bin/spool: the Java producer (idempotent
+ * by default, acks=all; acks=0 and 1), per-partition errors, DescribeProducers, kafkajs. What was
+ * written is checked by reading the partition files back with the log module after the broker stopped.
+ */
+class ProduceIT {
+
+    private static final long TIMEOUT_SECONDS = 30;
+
+    static Admin admin(String bootstrap) {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> overrides) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        config.putAll(overrides);
+        return new KafkaProducer<>(config);
+    }
+
+    static void createTopic(String bootstrap, String topic, int partitions, Map<String, String> configs)
+            throws Exception {
+        try (Admin admin = admin(bootstrap)) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+                    .all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    static List<String> values(List<Record> records) {
+        List<String> values = new ArrayList<>();
+        for (Record record : records) {
+            values.add(new String(record.valueBytes(), StandardCharsets.UTF_8));
+        }
+        return values;
+    }
+
+    @Test
+    void idempotentProducerWithAcksAllWritesEveryRecordOnceInOrder() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "orders", 3, Map.of());
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(), Map.of())) {
+                for (int i = 0; i < 300; i++) {
+                    sent.add(producer.send(new ProducerRecord<>("orders", "key-" + (i % 10), "value-" + i)));
+                }
+                producer.flush();
+            }
+            Map<Integer, List<Long>> offsets = new HashMap<>();
+            for (Future<RecordMetadata> future : sent) {
+                RecordMetadata metadata = future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                offsets.computeIfAbsent(metadata.partition(), p -> new ArrayList<>()).add(metadata.offset());
+            }
+            int total = 0;
+            for (List<Long> partitionOffsets : offsets.values()) {
+                for (int i = 0; i < partitionOffsets.size(); i++) {
+                    assertThat(partitionOffsets.get(i)).isEqualTo(i);
+                }
+                total += partitionOffsets.size();
+            }
+            assertThat(total).isEqualTo(300);
+            spool.stop();
+            int stored = 0;
+            for (int partition = 0; partition < 3; partition++) {
+                List<Record> records = PartitionFiles.records(spool.dataDir(), "orders", partition);
+                assertThat(records).hasSize(offsets.getOrDefault(partition, List.of()).size());
+                stored += records.size();
+            }
+            assertThat(stored).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void acksZeroAndAcksOneAreWritten() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "fire-and-forget", 1, Map.of());
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(),
+                    Map.of(ProducerConfig.ACKS_CONFIG, "0", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false))) {
+                for (int i = 0; i < 10; i++) {
+                    RecordMetadata metadata = producer.send(new ProducerRecord<>("fire-and-forget", "zero-" + i))
+                            .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    assertThat(metadata.offset()).isEqualTo(-1);
+                }
+            }
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(),
+                    Map.of(ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false))) {
+                for (int i = 0; i < 10; i++) {
+                    producer.send(new ProducerRecord<>("fire-and-forget", "one-" + i)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }
+            }
+            spool.stop();
+            List<String> values = values(PartitionFiles.records(spool.dataDir(), "fire-and-forget", 0));
+            assertThat(values).hasSize(20).contains("zero-0", "zero-9", "one-0", "one-9");
+            assertThat(values.subList(10, 20)).containsExactly("one-0", "one-1", "one-2", "one-3", "one-4", "one-5",
+                    "one-6", "one-7", "one-8", "one-9");
+        }
+    }
+
+    @Test
+    void aTooLargeBatchFailsItsPartitionOnlyAndABadTimestampIsRefused() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "small", 1, Map.of("max.message.bytes", "1000"));
+            createTopic(spool.bootstrap(), "roomy", 1, Map.of());
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(),
+                    Map.of(ProducerConfig.LINGER_MS_CONFIG, 200))) {
+                String big = "x".repeat(4000);
+                // Sent within one linger window, so both partitions travel in the same Produce request.
+                Future<RecordMetadata> tooLarge = producer.send(new ProducerRecord<>("small", big));
+                Future<RecordMetadata> fine = producer.send(new ProducerRecord<>("roomy", big));
+                assertThat(fine.get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset()).isZero();
+                assertThatThrownBy(() -> tooLarge.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RecordTooLargeException.class);
+                assertThat(producer.send(new ProducerRecord<>("small", "short")).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .offset()).isZero();
+                long twoHoursAhead = System.currentTimeMillis() + TimeUnit.HOURS.toMillis(2);
+                Future<RecordMetadata> future = producer.send(
+                        new ProducerRecord<>("roomy", null, twoHoursAhead, null, "from the future"));
+                assertThatThrownBy(() -> future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTimestampException.class);
+            }
+        }
+    }
+
+    @Test
+    void describeProducersListsTheIdempotentProducer() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "described", 1, Map.of());
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(), Map.of())) {
+                for (int i = 0; i < 3; i++) {
+                    producer.send(new ProducerRecord<>("described", "v" + i)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }
+                try (Admin admin = admin(spool.bootstrap())) {
+                    TopicPartition partition = new TopicPartition("described", 0);
+                    List<ProducerState> producers = admin.describeProducers(List.of(partition)).partitionResult(partition)
+                            .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).activeProducers();
+                    assertThat(producers).singleElement().satisfies(state -> {
+                        assertThat(state.producerId()).isNotNegative();
+                        assertThat(state.producerEpoch()).isZero();
+                        assertThat(state.lastSequence()).isEqualTo(2);
+                        assertThat(state.currentTransactionStartOffset()).isEmpty();
+                    });
+                }
+            }
+        }
+    }
+
+    @Test
+    void kafkajsProducesKeysAndHeaders() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "js-topic", 1, Map.of());
+            ExternalCommand.Result result = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 60,
+                    "node", "produce.js", spool.bootstrap(), "js-topic");
+            assertThat(result.exitCode()).as(result.output()).isZero();
+            assertThat(result.output()).contains("\"baseOffset\":\"0\"").contains("\"baseOffset\":\"5\"");
+            spool.stop();
+            List<Record> records = PartitionFiles.records(spool.dataDir(), "js-topic", 0);
+            assertThat(records).hasSize(6);
+            Record third = records.get(2);
+            assertThat(new String(third.keyBytes(), StandardCharsets.UTF_8)).isEqualTo("key-2");
+            assertThat(new String(third.valueBytes(), StandardCharsets.UTF_8)).isEqualTo("value-2");
+            assertThat(third.headers()).extracting(Header::key).containsExactly("h", "h", "single");
+            assertThat(third.headers()).extracting(header -> StandardCharsets.UTF_8.decode(header.value()).toString())
+                    .containsExactly("a2", "b2", "x");
+            assertThat(new String(records.get(5).valueBytes(), StandardCharsets.UTF_8)).isEqualTo("value-gz");
+        }
+    }
+}
