@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 /**
  * Thread-safe: the partition logs of every directory in {@code log.dirs}.
  *
- * <p>On open it loads each {@code <topic>-<partition>} directory with the recovery point and log start
- * offset from the directory's checkpoint files, trusting the segments only if Kafka's clean-shutdown
+ * <p>On open it loads each {@code <topic>-<partition>} directory with the recovery point, log start
+ * offset and high watermark from the directory's checkpoint files, trusting the segments only if Kafka's clean-shutdown
  * marker {@code .kafka_cleanshutdown} is present (it is removed once loading is done, so a crash from
  * then on is seen as unclean). A timer runs retention every {@code log.retention.check.interval.ms},
  * flush.ms checks, and checkpoint writes. {@link #close()} flushes every log, writes the checkpoints
@@ -35,6 +35,7 @@ public final class LogManager implements AutoCloseable {
     public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+    public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
 
     private final List<Path> logDirs;
@@ -82,6 +83,7 @@ public final class LogManager implements AutoCloseable {
         boolean clean = Files.exists(marker);
         Map<TopicPartition, Long> recoveryPoints = readCheckpoint(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
         Map<TopicPartition, Long> startOffsets = readCheckpoint(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
+        Map<TopicPartition, Long> highWatermarks = readCheckpoint(logDir.resolve(REPLICATION_OFFSET_CHECKPOINT));
         List<Path> partitionDirs = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             stream.forEach(partitionDirs::add);
@@ -96,6 +98,10 @@ public final class LogManager implements AutoCloseable {
                     startOffsets.getOrDefault(partition, 0L), clean);
             PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
                     options);
+            Long highWatermark = highWatermarks.get(partition);
+            if (highWatermark != null) {
+                log.updateHighWatermark(highWatermark);
+            }
             if (logs.putIfAbsent(partition, log) != null) {
                 throw new IOException("Partition " + partition + " found twice, again in " + partitionDir);
             }
@@ -198,20 +204,23 @@ public final class LogManager implements AutoCloseable {
         return deleted;
     }
 
-    /** Writes recovery-point-offset-checkpoint and log-start-offset-checkpoint in every log dir. */
+    /** Writes recovery-point-offset-checkpoint, log-start-offset-checkpoint and replication-offset-checkpoint (high watermarks). */
     public synchronized void checkpoint() throws IOException {
         for (Path logDir : logDirs) {
             List<String> recoveryPoints = new ArrayList<>();
             List<String> startOffsets = new ArrayList<>();
+            List<String> highWatermarks = new ArrayList<>();
             logs.forEach((partition, log) -> {
                 if (log.dir().getParent().equals(logDir)) {
                     String prefix = partition.topic() + " " + partition.partition() + " ";
                     recoveryPoints.add(prefix + log.recoveryPoint());
                     startOffsets.add(prefix + log.logStartOffset());
+                    highWatermarks.add(prefix + log.highWatermark());
                 }
             });
             new CheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT)).write(recoveryPoints);
             new CheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT)).write(startOffsets);
+            new CheckpointFile(logDir.resolve(REPLICATION_OFFSET_CHECKPOINT)).write(highWatermarks);
         }
     }
 

@@ -42,6 +42,7 @@ class LogManagerTest {
         b.appendAsLeader(batch("b", 3, 1000, CompressionType.NONE), 4);
         a.updateHighWatermark(a.logEndOffset());
         a.deleteRecordsBefore(10);
+        a.updateHighWatermark(30);
         manager.close();
 
         assertThat(dir.resolve("orders-0")).isDirectory();
@@ -52,12 +53,14 @@ class LogManagerTest {
         assertThat(recovery.subList(2, 4)).containsExactlyInAnyOrder("orders 0 40", "my-topic 12 3");
         assertThat(Files.readAllLines(dir.resolve(LogManager.LOG_START_OFFSET_CHECKPOINT)))
                 .contains("orders 0 10", "my-topic 12 0");
+        assertThat(Files.readAllLines(dir.resolve(LogManager.REPLICATION_OFFSET_CHECKPOINT))).contains("orders 0 30");
 
         LogManager reopened = open(List.of(dir));
         assertThat(dir.resolve(LogManager.CLEAN_SHUTDOWN_FILE)).doesNotExist();
         PartitionLog again = reopened.get(new TopicPartition("orders", 0));
         assertThat(again.logEndOffset()).isEqualTo(40);
         assertThat(again.logStartOffset()).isEqualTo(10);
+        assertThat(again.highWatermark()).isEqualTo(30);
         assertThat(TestLogs.readAll(again, 10)).hasSize(30);
         reopened.close();
     }
