@@ -1,0 +1,187 @@
+package dev.spool.broker.fetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.partition.Partition;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.FetchRequestData;
+import dev.spool.protocol.message.FetchRequestData.FetchPartition;
+import dev.spool.protocol.message.FetchRequestData.FetchTopic;
+import dev.spool.protocol.message.FetchResponseData;
+import dev.spool.protocol.message.FetchResponseData.PartitionData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FetchHandlerTest {
+
+    private static final Uuid TOPIC_ID = new Uuid(3L, 4L);
+
+    @TempDir
+    Path dir;
+
+    private TestPartitions partitions;
+    private FetchHandler handler;
+    private Partition p0;
+    private Partition p1;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        partitions = new TestPartitions(dir);
+        p0 = partitions.create("t", 0, TOPIC_ID, 0);
+        p1 = partitions.create("t", 1, TOPIC_ID, 0);
+        handler = new FetchHandler(partitions, new FetchSessionCache(10, FetchSessionCache.DEFAULT_EVICTION_MS),
+                () -> partitions.nowMs);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        handler.close();
+        partitions.close();
+    }
+
+    @Test
+    void answersAtOnceWhenMinBytesAreThere() throws Exception {
+        TestPartitions.append(p0, 3, 10, 0);
+
+        FetchResponseData response = fetch(request(0, -1, 10_000, 1, 0, 0), 12).get(1, TimeUnit.SECONDS);
+
+        PartitionData partition = response.responses().get(0).partitions().get(0);
+        assertThat(partition.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(partition.highWatermark()).isEqualTo(3);
+        assertThat(partition.lastStableOffset()).isEqualTo(3);
+        assertThat(partition.logStartOffset()).isZero();
+        assertThat(partition.preferredReadReplica()).isEqualTo(-1);
+        assertThat(partition.abortedTransactions()).as("read_uncommitted").isNull();
+        assertThat(partition.records().sizeInBytes()).isPositive();
+        assertThat(response.responses().get(0).topic()).isEqualTo("t");
+    }
+
+    @Test
+    void aParkedFetchIsAnsweredByTheNextAppend() throws Exception {
+        CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 30_000, 1, 0, 0), 12);
+        Thread.sleep(50);
+        assertThat(answer).as("nothing to read yet").isNotDone();
+
+        long appendNanos = System.nanoTime();
+        TestPartitions.append(p1, 2, 10, 0);
+        FetchResponseData response = answer.get(5, TimeUnit.SECONDS);
+
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - appendNanos)).isLessThan(1000);
+        assertThat(response.responses().get(0).partitions()).extracting(p -> p.records().sizeInBytes())
+                .satisfiesExactly(bytes -> assertThat(bytes).isZero(), bytes -> assertThat(bytes).isPositive());
+    }
+
+    @Test
+    void aParkedFetchWithoutDataIsAnsweredAfterMaxWait() throws Exception {
+        long startNanos = System.nanoTime();
+
+        FetchResponseData response = fetch(request(0, -1, 200, 1, 0, 0), 12).get(5, TimeUnit.SECONDS);
+
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)).isGreaterThanOrEqualTo(190);
+        assertThat(response.responses().get(0).partitions()).allSatisfy(p -> {
+            assertThat(p.errorCode()).isEqualTo(Errors.NONE.code());
+            assertThat(p.records().sizeInBytes()).isZero();
+        });
+    }
+
+    @Test
+    void minBytesWaitsForEnoughAppends() throws Exception {
+        TestPartitions.append(p0, 1, 10, 0);
+        int oneBatch = (int) p0.log().sizeInBytes();
+        CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 30_000, 2 * oneBatch, 0, 0), 12);
+        Thread.sleep(50);
+        assertThat(answer).isNotDone();
+
+        TestPartitions.append(p1, 1, 10, 0);
+
+        assertThat(answer.get(5, TimeUnit.SECONDS).responses().get(0).partitions())
+                .extracting(p -> p.records().sizeInBytes()).containsExactly(oneBatch, oneBatch);
+    }
+
+    @Test
+    void anErrorAnswersAtOnce() throws Exception {
+        FetchResponseData response = fetch(request(0, -1, 30_000, 1, 0, 5), 12).get(1, TimeUnit.SECONDS);
+
+        assertThat(response.responses().get(0).partitions()).extracting(PartitionData::errorCode)
+                .containsExactly(Errors.NONE.code(), Errors.OFFSET_OUT_OF_RANGE.code());
+    }
+
+    @Test
+    void incrementalResponsesCarryOnlyChangedPartitions() throws Exception {
+        TestPartitions.append(p0, 2, 10, 0);
+        FetchResponseData full = fetch(request(0, 0, 0, 1, 0, 0), 12).get(1, TimeUnit.SECONDS);
+        int sessionId = full.sessionId();
+        assertThat(sessionId).isPositive();
+        assertThat(full.responses().get(0).partitions()).hasSize(2);
+
+        FetchRequestData next = request(sessionId, 1, 0, 1, 0, 0);
+        next.topics().get(0).partitions().remove(1);
+        next.topics().get(0).partitions().get(0).setFetchOffset(2);
+        FetchResponseData nothingNew = fetch(next, 12).get(1, TimeUnit.SECONDS);
+        assertThat(nothingNew.sessionId()).isEqualTo(sessionId);
+        assertThat(nothingNew.responses()).as("no partition changed").isEmpty();
+
+        TestPartitions.append(p1, 1, 10, 0);
+        FetchResponseData p1Changed = fetch(new FetchRequestData().setSessionId(sessionId).setSessionEpoch(2)
+                .setMaxBytes(1 << 20).setMinBytes(1), 12).get(1, TimeUnit.SECONDS);
+        assertThat(p1Changed.responses()).singleElement().satisfies(topic ->
+                assertThat(topic.partitions()).singleElement().satisfies(p -> {
+                    assertThat(p.partitionIndex()).isEqualTo(1);
+                    assertThat(p.highWatermark()).isEqualTo(1);
+                    assertThat(p.records().sizeInBytes()).isPositive();
+                }));
+
+        FetchResponseData badEpoch = fetch(new FetchRequestData().setSessionId(sessionId).setSessionEpoch(2), 12)
+                .get(1, TimeUnit.SECONDS);
+        assertThat(badEpoch.errorCode()).isEqualTo(Errors.INVALID_FETCH_SESSION_EPOCH.code());
+        assertThat(badEpoch.sessionId()).isZero();
+    }
+
+    @Test
+    void topicIdsFromVersion13() throws Exception {
+        TestPartitions.append(p0, 1, 10, 0);
+        FetchRequestData request = new FetchRequestData().setMaxBytes(1 << 20).setSessionEpoch(-1)
+                .setTopics(new ArrayList<>(List.of(
+                        new FetchTopic().setTopicId(TOPIC_ID).setPartitions(new ArrayList<>(List.of(
+                                new FetchPartition().setPartition(0).setPartitionMaxBytes(1 << 20)))),
+                        new FetchTopic().setTopicId(new Uuid(9L, 9L)).setPartitions(new ArrayList<>(List.of(
+                                new FetchPartition().setPartition(0).setPartitionMaxBytes(1 << 20)))))));
+
+        FetchResponseData response = fetch(request, 13).get(1, TimeUnit.SECONDS);
+
+        assertThat(response.responses()).hasSize(2);
+        assertThat(response.responses().get(0).topicId()).isEqualTo(TOPIC_ID);
+        assertThat(response.responses().get(0).partitions().get(0).records().sizeInBytes()).isPositive();
+        assertThat(response.responses().get(1).partitions().get(0).errorCode())
+                .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
+    }
+
+    private CompletableFuture<FetchResponseData> fetch(FetchRequestData request, int version) {
+        CompletableFuture<Message> answer = handler.handle(new RequestContext(ApiKey.FETCH, (short) version, 1,
+                "test", null), request);
+        return answer.thenApply(FetchResponseData.class::cast);
+    }
+
+    /** A fetch of partitions 0 and 1 of "t" at the given offsets. */
+    private static FetchRequestData request(int sessionId, int epoch, int maxWaitMs, int minBytes, long offset0,
+                                            long offset1) {
+        return new FetchRequestData().setSessionId(sessionId).setSessionEpoch(epoch).setMaxWaitMs(maxWaitMs)
+                .setMinBytes(minBytes).setMaxBytes(1 << 20)
+                .setTopics(new ArrayList<>(List.of(new FetchTopic().setTopic("t").setPartitions(new ArrayList<>(List.of(
+                        new FetchPartition().setPartition(0).setFetchOffset(offset0).setPartitionMaxBytes(1 << 20),
+                        new FetchPartition().setPartition(1).setFetchOffset(offset1)
+                                .setPartitionMaxBytes(1 << 20)))))));
+    }
+}

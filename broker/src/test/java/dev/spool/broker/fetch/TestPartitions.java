@@ -1,0 +1,88 @@
+package dev.spool.broker.fetch;
+
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.LogClock;
+import dev.spool.log.LogConfig;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.TopicPartition;
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Real partitions with real logs in a test directory, found by name or id: the {@link PartitionLookup}
+ * the fetch-side handlers get in tests. Appends as the produce path does (high watermark to the log end,
+ * then the append listeners). Not thread-safe for setup; lookups from any thread.
+ */
+final class TestPartitions implements PartitionLookup, AutoCloseable {
+
+    private final Path dir;
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final Map<String, Partition> byName = new HashMap<>();
+    private final Map<Uuid, String> names = new HashMap<>();
+    long nowMs = 1_700_000_000_000L;
+    private final LogClock clock = () -> nowMs;
+
+    TestPartitions(Path dir) {
+        this.dir = dir;
+    }
+
+    Partition create(String topic, int partition, Uuid topicId, int leaderEpoch) throws IOException {
+        TopicPartition topicPartition = new TopicPartition(topic, partition);
+        PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(), clock,
+                scheduler);
+        Partition created = new Partition(topicPartition, topicId, log, leaderEpoch);
+        byName.put(topic + "-" + partition, created);
+        names.put(topicId, topic);
+        return created;
+    }
+
+    /** Appends one batch of {@code records} records of {@code valueBytes} bytes each, timestamps from {@code firstTimestampMs}. */
+    static void append(Partition partition, int records, int valueBytes, long firstTimestampMs) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
+        for (int i = 0; i < records; i++) {
+            byte[] value = new byte[valueBytes];
+            java.util.Arrays.fill(value, (byte) i);
+            builder.append(firstTimestampMs + i, ("key-" + i).getBytes(StandardCharsets.UTF_8), value);
+        }
+        try {
+            partition.log().appendAsLeader(builder.build(), partition.leaderEpoch());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        partition.log().updateHighWatermark(partition.log().logEndOffset());
+        partition.notifyAppended();
+    }
+
+    @Override
+    public Partition byName(String topic, int partition) {
+        return byName.get(topic + "-" + partition);
+    }
+
+    @Override
+    public Partition byId(Uuid topicId, int partition) {
+        String name = names.get(topicId);
+        return name == null ? null : byName(name, partition);
+    }
+
+    @Override
+    public boolean topicExists(Uuid topicId) {
+        return names.containsKey(topicId);
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Partition partition : byName.values()) {
+            partition.log().close();
+        }
+        scheduler.shutdownNow();
+    }
+}
