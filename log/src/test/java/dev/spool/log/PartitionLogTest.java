@@ -222,4 +222,61 @@ class PartitionLogTest {
             assertThat(log.leaderEpochs().entries()).containsEntry(3, 100L);
         }
     }
+
+    @Test
+    void cleanOpenRebuildsMissingOrCorruptIndexes() throws IOException {
+        LogConfig config = TestLogs.config("segment.bytes", 2000, "index.interval.bytes", 100);
+        PartitionLog log = open(config);
+        for (int i = 0; i < 80; i++) {
+            log.appendAsLeader(batch("i" + i, 3, 1000 + i, CompressionType.NONE), 0);
+        }
+        long end = log.logEndOffset();
+        List<LogSegment> segments = log.segments();
+        assertThat(segments).hasSizeGreaterThanOrEqualTo(3);
+        log.close();
+        Path partition = dir.resolve("t-0");
+        Files.delete(LogFileNames.timeIndexFile(partition, segments.get(0).baseOffset()));
+        Files.write(LogFileNames.offsetIndexFile(partition, segments.get(1).baseOffset()), new byte[]{1, 2, 3, 4, 5, 6, 7, 8, 9});
+        Files.write(LogFileNames.offsetIndexFile(partition, segments.get(2).baseOffset()), new byte[64]);
+        try (PartitionLog reopened = PartitionLog.open(partition, config, clock, scheduler, new LogLoadOptions(end, 0, true))) {
+            assertThat(reopened.logEndOffset()).isEqualTo(end);
+            for (long offset = 0; offset < end; offset += 7) {
+                assertThat(readAll(reopened, offset)).first().extracting(Record::offset).isEqualTo(offset);
+            }
+            assertThat(reopened.segments().get(0).timeIndex().entries()).isGreaterThan(0);
+            assertThat(reopened.segments().get(1).offsetIndex().entries()).isGreaterThan(0);
+            assertThat(reopened.offsetForTimestamp(1010).offset()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void followerAppendBeyondThe32BitRelativeRangeRollsANewSegment() throws IOException {
+        try (PartitionLog log = open(LogConfig.defaults())) {
+            ByteBuffer first = batch("a", 2, 5, CompressionType.NONE);
+            log.appendAsFollower(first);
+            ByteBuffer far = batch("b", 2, 6, CompressionType.NONE);
+            long farOffset = (1L << 31) + 100;
+            new RecordBatch().wrap(far, 0).setBaseOffset(farOffset);
+            log.appendAsFollower(far);
+            assertThat(log.segments()).extracting(LogSegment::baseOffset).containsExactly(0L, farOffset);
+            assertThat(log.logEndOffset()).isEqualTo(farOffset + 2);
+            assertThat(readAll(log, 2)).extracting(Record::offset).containsExactly(farOffset, farOffset + 1);
+        }
+    }
+
+    @Test
+    void readStopsBeforeMaxOffsetAndHonoursMaxBytes() throws IOException {
+        try (PartitionLog log = open(LogConfig.defaults())) {
+            for (int i = 0; i < 10; i++) {
+                log.appendAsLeader(batch("m" + i, 2, 1000, CompressionType.NONE), 0);
+            }
+            int batchBytes = log.read(0, 1).lengthBytes();
+            assertThat(log.read(0, 1, Long.MAX_VALUE, false).lengthBytes()).isEqualTo(1);
+            assertThat(log.read(0, 1, Long.MAX_VALUE, true).lengthBytes()).isEqualTo(batchBytes);
+            FetchSlice upToHighWatermark = log.read(4, 1 << 20, 8, true);
+            assertThat(TestLogs.recordsOfWholeBatches(upToHighWatermark.readFully(), 4)).extracting(Record::offset)
+                    .containsExactly(4L, 5L, 6L, 7L);
+            assertThat(log.read(8, 1 << 20, 8, true).isEmpty()).isTrue();
+        }
+    }
 }
