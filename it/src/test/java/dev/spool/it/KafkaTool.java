@@ -1,0 +1,33 @@
+package dev.spool.it;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one of Kafka 4.4's command-line tools (kafka-topics = {@code org.apache.kafka.tools.TopicCommand},
+ * kafka-configs = {@code ConfigCommand}, kafka-delete-records = {@code DeleteRecordsCommand}...) as its
+ * Java main class in a child JVM with this test's classpath (the kafka-tools artifact), as the shell
+ * scripts of a Kafka distribution do, and returns what it printed and its exit code. A child JVM,
+ * because the tools call {@code System.exit}. Thread-safe.
+ */
+public final class KafkaTool {
+
+    private static final long TIMEOUT_SECONDS = 120;
+
+    private KafkaTool() {
+    }
+
+    public static ExternalCommand.Result run(String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return ExternalCommand.run(Path.of(System.getProperty("java.io.tmpdir")), TIMEOUT_SECONDS,
+                command.toArray(String[]::new));
+    }
+}
