@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -36,6 +35,7 @@ public final class PartitionLog implements AutoCloseable {
     private final Path dir;
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
+    private final SegmentDeleter deleter;
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final LeaderEpochCache leaderEpochs;
@@ -55,6 +55,7 @@ public final class PartitionLog implements AutoCloseable {
         this.config = config;
         this.clock = clock;
         this.scheduler = scheduler;
+        this.deleter = new SegmentDeleter(scheduler);
         this.leaderEpochs = leaderEpochs;
         this.lastFlushMs = clock.nowMs();
         this.rollJitterMs = jitter(config);
@@ -375,7 +376,7 @@ public final class PartitionLog implements AutoCloseable {
             if (offset > logStartOffset) {
                 logStartOffset = offset;
                 leaderEpochs.truncateFromStart(offset);
-                deleteSegments(this::isBelowLogStart);
+                deleteSegments(RetentionPolicy.belowLogStart(offset));
             }
             return logStartOffset;
         } finally {
@@ -396,84 +397,40 @@ public final class PartitionLog implements AutoCloseable {
             int deleted = 0;
             LogConfig current = config;
             if (current.delete && current.retentionMs >= 0) {
-                long nowMs = clock.nowMs();
-                deleted += deleteSegments((segment, next) ->
-                        nowMs - segment.largestTimestampForRetention() > current.retentionMs);
+                deleted += deleteSegments(RetentionPolicy.olderThan(clock.nowMs(), current.retentionMs));
             }
             if (current.delete && current.retentionBytes >= 0) {
-                long[] excessBytes = {sizeInBytes() - current.retentionBytes};
-                deleted += deleteSegments((segment, next) -> {
-                    if (excessBytes[0] - segment.sizeInBytes() < 0) {
-                        return false;
-                    }
-                    excessBytes[0] -= segment.sizeInBytes();
-                    return true;
-                });
+                deleted += deleteSegments(RetentionPolicy.beyondSize(sizeInBytes(), current.retentionBytes));
             }
-            deleted += deleteSegments(this::isBelowLogStart);
+            deleted += deleteSegments(RetentionPolicy.belowLogStart(logStartOffset));
             return deleted;
         } finally {
             lock.unlock();
         }
     }
 
-    private boolean isBelowLogStart(LogSegment segment, LogSegment next) {
-        return next != null && next.baseOffset() <= logStartOffset;
-    }
-
-    /** Decides whether a segment (with its successor, null for the active one) may be deleted. */
-    @FunctionalInterface
-    private interface SegmentPredicate {
-        boolean test(LogSegment segment, LogSegment next) throws IOException;
-    }
-
-    private int deleteSegments(SegmentPredicate predicate) throws IOException {
-        List<LogSegment> deletable = new ArrayList<>();
+    private int deleteSegments(RetentionPolicy.SegmentPredicate predicate) throws IOException {
         List<LogSegment> all = new ArrayList<>(segments.values());
-        for (int i = 0; i < all.size(); i++) {
-            LogSegment segment = all.get(i);
-            LogSegment next = i + 1 < all.size() ? all.get(i + 1) : null;
-            long upperBound = next == null ? logEndOffset : next.baseOffset();
-            boolean emptyActive = next == null && segment.sizeInBytes() == 0;
-            if (emptyActive || upperBound > highWatermark || !predicate.test(segment, next)) {
-                break;
-            }
-            deletable.add(segment);
-        }
-        if (deletable.isEmpty()) {
+        int count = RetentionPolicy.deletableCount(all, logEndOffset, highWatermark, predicate);
+        if (count == 0) {
             return 0;
         }
-        if (deletable.size() == segments.size()) {
+        if (count == all.size()) {
             rollAt(logEndOffset);
         }
+        List<LogSegment> deletable = all.subList(0, count);
         for (LogSegment segment : deletable) {
             segments.remove(segment.baseOffset());
         }
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         leaderEpochs.truncateFromStart(logStartOffset);
         deleteAsync(deletable);
-        LOG.info("Deleted {} segments of {}; log start offset now {}", deletable.size(), dir, logStartOffset);
-        return deletable.size();
+        LOG.info("Deleted {} segments of {}; log start offset now {}", count, dir, logStartOffset);
+        return count;
     }
 
-    /** Renames to .deleted now, so a restart never resurrects them; closes and removes after file.delete.delay.ms. */
     private void deleteAsync(List<LogSegment> removed) throws IOException {
-        for (LogSegment segment : removed) {
-            segment.renameToDeleted();
-        }
-        if (removed.isEmpty()) {
-            return;
-        }
-        List<LogSegment> toDelete = List.copyOf(removed);
-        scheduler.schedule(() -> {
-            for (LogSegment segment : toDelete) {
-                try {
-                    segment.deleteFiles();
-                } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot delete " + segment.logPath(), e);
-                }
-            }
-        }, config.fileDeleteDelayMs, TimeUnit.MILLISECONDS);
+        deleter.deleteAsync(removed, config.fileDeleteDelayMs);
     }
 
     // ---------------------------------------------------------------- roll and flush
