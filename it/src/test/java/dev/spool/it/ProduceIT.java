@@ -179,6 +179,69 @@ class ProduceIT {
     }
 
     @Test
+    void kcatProducesKeysAndHeadersWithAndWithoutIdempotence() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "kcat-topic", 1, Map.of());
+            java.nio.file.Path input = java.nio.file.Files.createTempFile(spool.dataDir(), "kcat", ".txt");
+            java.nio.file.Files.writeString(input, "k1:v1\nk2:v2\n");
+            ExternalCommand.Result plain = ExternalCommand.run(SpoolProcess.repositoryRoot(), 60, "kcat", "-P", "-l",
+                    "-b", spool.bootstrap(), "-t", "kcat-topic", "-K:", "-H", "h=x", "-H", "h=y", "-z", "gzip",
+                    input.toString());
+            assertThat(plain.exitCode()).as(plain.output()).isZero();
+            java.nio.file.Files.writeString(input, "k3:v3\n");
+            ExternalCommand.Result idempotent = ExternalCommand.run(SpoolProcess.repositoryRoot(), 60, "kcat", "-P", "-l",
+                    "-b", spool.bootstrap(), "-t", "kcat-topic", "-K:", "-X", "enable.idempotence=true",
+                    input.toString());
+            assertThat(idempotent.exitCode()).as(idempotent.output()).isZero();
+            spool.stop();
+            List<Record> records = PartitionFiles.records(spool.dataDir(), "kcat-topic", 0);
+            assertThat(values(records)).containsExactly("v1", "v2", "v3");
+            assertThat(new String(records.get(1).keyBytes(), StandardCharsets.UTF_8)).isEqualTo("k2");
+            assertThat(records.get(1).headers()).extracting(header -> header.key() + "="
+                    + StandardCharsets.UTF_8.decode(header.value())).containsExactly("h=x", "h=y");
+        }
+    }
+
+    /** A non-flexible request frame: header v1 (api key, version, correlation id, client id), then the body. */
+    private static byte[] frame(short version, byte[] body) {
+        byte[] clientId = "raw-produce".getBytes(StandardCharsets.UTF_8);
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4 + 2 + 2 + 4 + 2 + clientId.length + body.length);
+        buffer.putInt(buffer.capacity() - 4).putShort((short) 0).putShort(version).putInt(1)
+                .putShort((short) clientId.length).put(clientId).put(body);
+        return buffer.array();
+    }
+
+    private static void assertClosedByBroker(java.net.Socket socket) throws java.io.IOException {
+        socket.setSoTimeout(10_000);
+        try {
+            assertThat(socket.getInputStream().read()).as("the broker closes the connection").isEqualTo(-1);
+        } catch (java.net.SocketException e) {
+            assertThat(e.getMessage()).as("reset by the broker").containsIgnoringCase("reset");
+        }
+    }
+
+    @Test
+    void produceVersionsBelowThreeAreAdvertisedButCloseTheConnection() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start(); Admin admin = admin(spool.bootstrap())) {
+            // acks 1, timeout 1000, no topics: a well-formed Produce v2.
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", spool.port())) {
+                socket.getOutputStream().write(frame((short) 2, new byte[] {0, 1, 0, 0, 3, -24, 0, 0, 0, 0}));
+                assertClosedByBroker(socket);
+            }
+            // Produce v3, acks 0, to a topic that does not exist: no response, so Kafka closes the connection.
+            java.nio.ByteBuffer body = java.nio.ByteBuffer.allocate(2 + 2 + 4 + 4 + 2 + 7 + 4 + 4 + 4);
+            body.putShort((short) -1).putShort((short) 0).putInt(1000).putInt(1).putShort((short) 7)
+                    .put("missing".getBytes(StandardCharsets.UTF_8)).putInt(1).putInt(0).putInt(-1);
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", spool.port())) {
+                socket.getOutputStream().write(frame((short) 3, body.array()));
+                assertClosedByBroker(socket);
+            }
+            assertThat(spool.awaitOutput(line -> line.contains("acks=0 failed"), 10_000)).isTrue();
+            assertThat(admin.describeCluster().nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasSize(1);
+        }
+    }
+
+    @Test
     void kafkajsProducesKeysAndHeaders() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start()) {
             createTopic(spool.bootstrap(), "js-topic", 1, Map.of());

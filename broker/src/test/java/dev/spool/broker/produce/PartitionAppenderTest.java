@@ -1,0 +1,180 @@
+package dev.spool.broker.produce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.LogConfig;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.TopicPartition;
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
+import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The append path of one partition against a real log: idempotence, snapshots, recovery. */
+class PartitionAppenderTest {
+
+    private static final long NOW_MS = 1_800_000_000_000L;
+    private static final short VERSION = 11;
+    private static final long PRODUCER = 7;
+
+    @TempDir
+    Path dataDir;
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private Path dir;
+    private PartitionLog log;
+    private Partition partition;
+    private PartitionAppender appender;
+
+    @AfterEach
+    void closeLog() throws IOException {
+        if (log != null) {
+            log.close();
+        }
+        scheduler.shutdownNow();
+    }
+
+    private void open(LogConfig config) throws IOException {
+        dir = dataDir.resolve("topic-0");
+        log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
+        partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, 3);
+        // A same-thread pool: each call completes before it returns.
+        appender = new PartitionAppender(partition, new SerialExecutor(Runnable::run), () -> NOW_MS, 86_400_000L);
+    }
+
+    private void reopen(LogConfig config) throws IOException {
+        appender.close().join();
+        log.close();
+        open(config);
+    }
+
+    private static ByteBuffer batch(long producerId, short epoch, int firstSequence, int records) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE).producer(producerId, epoch, firstSequence);
+        for (int i = 0; i < records; i++) {
+            builder.append(NOW_MS, null, ("record-" + firstSequence + "-" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build();
+    }
+
+    private PartitionProduceResponse append(ByteBuffer batch) {
+        return appender.append(batch, VERSION).join();
+    }
+
+    @Test
+    void appendsGetOffsetsMoveTheHighWatermarkAndWakeListeners() throws IOException {
+        open(LogConfig.defaults());
+        AtomicInteger woken = new AtomicInteger();
+        partition.addAppendListener(p -> woken.incrementAndGet());
+        assertThat(append(batch(-1, (short) -1, -1, 3)).baseOffset()).isZero();
+        PartitionProduceResponse second = append(batch(-1, (short) -1, -1, 2));
+        assertThat(second.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(second.baseOffset()).isEqualTo(3);
+        assertThat(second.logAppendTimeMs()).isEqualTo(-1);
+        assertThat(second.logStartOffset()).isZero();
+        assertThat(log.highWatermark()).isEqualTo(5);
+        assertThat(woken).hasValue(2);
+    }
+
+    @Test
+    void aRetriedBatchGetsItsOriginalOffsetAndIsNotWrittenAgain() throws IOException {
+        open(LogConfig.defaults());
+        append(batch(PRODUCER, (short) 0, 0, 2));
+        append(batch(PRODUCER, (short) 0, 2, 2));
+        PartitionProduceResponse retry = append(batch(PRODUCER, (short) 0, 0, 2));
+        assertThat(retry.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(retry.baseOffset()).isZero();
+        assertThat(log.logEndOffset()).isEqualTo(4);
+        PartitionProduceResponse gap = append(batch(PRODUCER, (short) 0, 9, 1));
+        assertThat(gap.errorCode()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+        assertThat(gap.errorMessage()).contains("after last sequence 3");
+        append(batch(PRODUCER, (short) 1, 0, 1));
+        assertThat(append(batch(PRODUCER, (short) 0, 4, 1)).errorCode()).isEqualTo(Errors.INVALID_PRODUCER_EPOCH.code());
+        assertThat(log.logEndOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void invalidBatchesAreAnsweredWithTheirErrorAndNotWritten() throws IOException {
+        open(LogConfig.defaults().with(Map.of("max.message.bytes", "100")));
+        PartitionProduceResponse tooLarge = append(batch(-1, (short) -1, -1, 10));
+        assertThat(tooLarge.errorCode()).isEqualTo(Errors.MESSAGE_TOO_LARGE.code());
+        assertThat(tooLarge.baseOffset()).isEqualTo(-1);
+        ByteBuffer transactional = new RecordBatchBuilder(CompressionType.NONE).producer(PRODUCER, (short) 0, 0)
+                .transactional(true).append(NOW_MS, null, new byte[1]).build();
+        assertThat(append(transactional).errorCode()).isEqualTo(Errors.INVALID_TXN_STATE.code());
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void aCleanShutdownSnapshotLetsARestartDeduplicateTheLastBatchWithoutReplay() throws IOException {
+        open(LogConfig.defaults());
+        append(batch(PRODUCER, (short) 0, 0, 2));
+        append(batch(PRODUCER, (short) 0, 2, 3));
+        reopen(LogConfig.defaults());
+        assertThat(ProducerSnapshotFile.list(dir)).containsOnlyKeys(5L);
+        PartitionProduceResponse retry = append(batch(PRODUCER, (short) 0, 2, 3));
+        assertThat(retry.baseOffset()).isEqualTo(2);
+        assertThat(log.logEndOffset()).isEqualTo(5);
+        assertThat(append(batch(PRODUCER, (short) 0, 5, 1)).baseOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void withoutASnapshotTheStateIsRebuiltFromTheLog() throws IOException {
+        open(LogConfig.defaults());
+        append(batch(PRODUCER, (short) 0, 0, 2));
+        append(batch(-1, (short) -1, -1, 1));
+        append(batch(PRODUCER, (short) 0, 2, 3));
+        reopen(LogConfig.defaults());
+        for (Path snapshot : ProducerSnapshotFile.list(dir).values()) {
+            Files.delete(snapshot);
+        }
+        ProducerStateManager rebuilt = ProducerStateLoader.load(log);
+        assertThat(rebuilt.mapEndOffset()).isEqualTo(6);
+        assertThat(rebuilt.producer(PRODUCER).lastSequence()).isEqualTo(4);
+        assertThat(rebuilt.producer(PRODUCER).batchCount()).isEqualTo(2);
+        assertThat(rebuilt.check(PRODUCER, (short) 0, 0, 1)).isEqualTo(SequenceCheck.DUPLICATE);
+        assertThat(rebuilt.duplicateFirstOffset()).isZero();
+        assertThat(append(batch(PRODUCER, (short) 0, 2, 3)).baseOffset()).isEqualTo(3);
+    }
+
+    @Test
+    void aRollSnapshotsTheStateAtTheNewSegmentsBaseOffsetAndRecoveryReplaysOnlyAfterIt() throws IOException {
+        LogConfig smallSegments = LogConfig.defaults().with(Map.of("segment.bytes", "300"));
+        open(smallSegments);
+        int sequence = 0;
+        for (int i = 0; i < 6; i++) {
+            append(batch(PRODUCER, (short) 0, sequence, 2));
+            sequence += 2;
+        }
+        List<Long> segmentBases = log.segments().stream().map(segment -> segment.baseOffset()).toList();
+        assertThat(segmentBases).hasSizeGreaterThan(1);
+        assertThat(ProducerSnapshotFile.list(dir).keySet()).containsAll(segmentBases.subList(1, segmentBases.size()));
+        long lastRoll = segmentBases.get(segmentBases.size() - 1);
+        assertThat(ProducerSnapshotFile.read(ProducerSnapshotFile.path(dir, lastRoll)).get(0).lastOffset())
+                .isEqualTo(lastRoll - 1);
+        // A crash: no shutdown snapshot; a stale snapshot beyond the log end and a damaged newest one.
+        log.close();
+        Files.write(ProducerSnapshotFile.path(dir, 1000), new byte[] {0, 1});
+        Files.write(ProducerSnapshotFile.path(dir, lastRoll), new byte[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+        open(smallSegments);
+        ProducerStateManager recovered = ProducerStateLoader.load(log);
+        assertThat(ProducerSnapshotFile.list(dir)).doesNotContainKeys(1000L, lastRoll);
+        assertThat(recovered.mapEndOffset()).isEqualTo(12);
+        assertThat(recovered.producer(PRODUCER).lastSequence()).isEqualTo(11);
+        assertThat(append(batch(PRODUCER, (short) 0, 10, 2)).baseOffset()).isEqualTo(10);
+    }
+}
