@@ -9,12 +9,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.LogTruncationException;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -60,8 +63,12 @@ class ConsumeIT {
     }
 
     static KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> overrides) {
+        return consumer(spool.bootstrap(), overrides);
+    }
+
+    static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, Map<String, Object> overrides) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap());
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -271,6 +278,37 @@ class ConsumeIT {
                 }
             }).isInstanceOf(OffsetOutOfRangeException.class);
         }
+    }
+
+    @Test
+    void aPositionWithALeaderEpochIsValidatedWithOffsetForLeaderEpoch() throws Exception {
+        ProduceIT.createTopic(spool.bootstrap(), "epochs", 1, Map.of());
+        produce("epochs", 0, 10, 1_000);
+        TopicPartition tp = new TopicPartition("epochs", 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "none"))) {
+            consumer.assign(List.of(tp));
+            List<ConsumerRecord<byte[], byte[]>> first = poll(consumerAt(consumer, tp, 0, Optional.empty()), 10);
+            Optional<Integer> epoch = first.get(9).leaderEpoch();
+            assertThat(epoch).as("records carry the leader epoch").isPresent();
+
+            consumerAt(consumer, tp, 5, epoch);
+            assertThat(poll(consumer, 5)).extracting(ConsumerRecord::offset).containsExactly(5L, 6L, 7L, 8L, 9L);
+
+            consumerAt(consumer, tp, 15, epoch);
+            assertThatThrownBy(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+                while (System.nanoTime() < deadline) {
+                    consumer.poll(Duration.ofMillis(200));
+                }
+            }).as("epoch %s ends at 10, before the position", epoch).isInstanceOf(LogTruncationException.class);
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumerAt(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp,
+                                                           long offset, Optional<Integer> leaderEpoch) {
+        consumer.seek(tp, new OffsetAndMetadata(offset, leaderEpoch, ""));
+        return consumer;
     }
 
     private static double metric(KafkaConsumer<?, ?> consumer, String name) {
