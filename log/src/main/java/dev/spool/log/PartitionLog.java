@@ -493,7 +493,9 @@ public final class PartitionLog implements AutoCloseable {
         Map.Entry<Long, LogSegment> first = segments.floorEntry(recoveryPoint);
         long from = first == null ? recoveryPoint : first.getKey();
         for (LogSegment segment : segments.subMap(from, true, offset, false).values()) {
-            segment.flush();
+            Long next = segments.higherKey(segment.baseOffset());
+            // indexes only for segments the recovery point passes entirely: recovery trusts those
+            segment.flush(next != null && next <= offset);
         }
         lock.lock();
         try {
