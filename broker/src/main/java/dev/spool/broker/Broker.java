@@ -121,7 +121,7 @@ public final class Broker implements AutoCloseable {
                     .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);
             HostedPartitionLookup hostedPartitions = new HostedPartitionLookup(partitions, metadata::image);
             FetchHandler fetchHandler = new FetchHandler(hostedPartitions, new FetchSessionCache(
-                    FetchSessionCache.DEFAULT_MAX_SESSIONS, FetchSessionCache.DEFAULT_EVICTION_MS), clock::nowMs);
+                    config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS), clock::nowMs);
             resources.add(0, fetchHandler);
             registry.register(ApiKey.FETCH, 4, ApiKey.FETCH.highestVersion, fetchHandler)
                     .register(ApiKey.LIST_OFFSETS, 1, ApiKey.LIST_OFFSETS.highestVersion,

@@ -13,8 +13,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class FetchSessionCache {
 
-    /** Kafka's {@code max.incremental.fetch.session.cache.slots} default. */
-    public static final int DEFAULT_MAX_SESSIONS = 1000;
     /** Kafka's session eviction guard: a session unused this long may always be evicted. */
     public static final long DEFAULT_EVICTION_MS = 120_000L;
 
