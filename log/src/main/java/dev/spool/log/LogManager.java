@@ -5,10 +5,12 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -240,8 +242,11 @@ public final class LogManager implements AutoCloseable {
         checkpoint();
         for (Path logDir : logDirs) {
             // Kafka 3.7+ writes a small JSON document (KIP-966 broker epoch); -1 = no epoch known here.
-            Files.write(logDir.resolve(CLEAN_SHUTDOWN_FILE),
-                    "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
+            Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+            Files.write(marker, "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
+            try (FileChannel channel = FileChannel.open(marker, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
         }
     }
 }

@@ -407,12 +407,13 @@ public final class LogSegment {
         timeIndex.deleteIfExists();
     }
 
-    /** Writes the final time index entry, trims the indexes and closes the files. */
+    /** Writes the final time index entry, trims the indexes, syncs everything and closes the files. */
     public synchronized void close() throws IOException {
         if (closed) {
             return;
         }
         onBecomeInactive();
+        flush(true);
         closeResources();
     }
 
