@@ -193,6 +193,15 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /** A topic's config changed: every partition of it takes {@code config} from its next append or retention run. */
+    public void updateTopicConfig(String topic, LogConfig config) {
+        logs.forEach((partition, log) -> {
+            if (partition.topic().equals(topic)) {
+                log.updateConfig(config);
+            }
+        });
+    }
+
     public Map<TopicPartition, PartitionLog> logs() {
         return Map.copyOf(logs);
     }

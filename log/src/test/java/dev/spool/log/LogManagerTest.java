@@ -81,6 +81,8 @@ class LogManagerTest {
             assertThat(log.logEndOffset()).isEqualTo(5);
             assertThat(TestLogs.readAll(log, 0)).hasSize(5);
         }
+        reopened.updateTopicConfig("t", TestLogs.config("retention.bytes", 0));
+        assertThat(reopened.get(new TopicPartition("t", 2)).config().retentionBytes).isZero();
         reopened.delete(new TopicPartition("t", 1));
         assertThat(reopened.logs()).hasSize(3);
         reopened.close();
