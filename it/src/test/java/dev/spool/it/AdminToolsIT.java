@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Kafka 4.4's own admin tools against Spool, run as their main classes the way kafka-topics.sh,
- * kafka-configs.sh, kafka-delete-records.sh and kafka-get-offsets.sh run them.
+ * kafka-configs.sh, kafka-delete-records.sh, kafka-get-offsets.sh and kafka-log-dirs.sh run them.
  */
 class AdminToolsIT {
 
@@ -25,6 +25,7 @@ class AdminToolsIT {
     private static final String CONFIGS = "org.apache.kafka.tools.ConfigCommand";
     private static final String DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand";
     private static final String GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell";
+    private static final String LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand";
 
     private static SpoolProcess spool;
 
@@ -135,5 +136,17 @@ class AdminToolsIT {
         }
         assertThat(tool(GET_OFFSETS, "--topic", "tool-trimmed", "--time", "-2").output()).contains("tool-trimmed:0:3");
         assertThat(tool(GET_OFFSETS, "--topic", "tool-trimmed", "--time", "-1").output()).contains("tool-trimmed:0:10");
+    }
+
+    @Test
+    void kafkaLogDirsDescribesTheDirectoryAndItsPartitions() throws Exception {
+        tool(TOPICS, "--create", "--topic", "tool-dirs", "--partitions", "2");
+
+        String described = tool(LOG_DIRS, "--describe", "--broker-list", "1", "--topic-list", "tool-dirs").output();
+
+        assertThat(described).contains("{\"broker\":1,\"logDirs\":[{")
+                .contains("{\"partition\":\"tool-dirs-0\",\"size\":0,\"offsetLag\":0,\"isFuture\":false}")
+                .contains("{\"partition\":\"tool-dirs-1\",\"size\":0,\"offsetLag\":0,\"isFuture\":false}")
+                .contains("\"error\":null,\"logDir\":\"" + spool.dataDir().toAbsolutePath().normalize() + "\"");
     }
 }
