@@ -17,13 +17,18 @@ public final class ExternalCommand {
     }
 
     public static Result run(Path workDir, long timeoutSeconds, String... command) throws IOException, InterruptedException {
+        return runWithInput(workDir, timeoutSeconds, new byte[0], command);
+    }
+
+    /** Runs the command with {@code stdin} as its standard input (then closed), e.g. lines for a console producer. */
+    public static Result runWithInput(Path workDir, long timeoutSeconds, byte[] stdin, String... command)
+            throws IOException, InterruptedException {
         Process process;
         try {
             process = new ProcessBuilder(List.of(command)).directory(workDir.toFile()).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new IOException("cannot run " + command[0] + " (bin/test installs it): " + e.getMessage(), e);
         }
-        process.getOutputStream().close();
         byte[][] output = new byte[1][];
         Thread reader = new Thread(() -> {
             try {
@@ -33,6 +38,10 @@ public final class ExternalCommand {
             }
         });
         reader.start();
+        // Written once the output is being drained, so a chatty command cannot block on a full pipe.
+        try (var in = process.getOutputStream()) {
+            in.write(stdin);
+        }
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
             reader.join();

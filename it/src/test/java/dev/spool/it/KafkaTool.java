@@ -20,6 +20,12 @@ public final class KafkaTool {
     }
 
     public static ExternalCommand.Result run(String mainClass, String... args) throws IOException, InterruptedException {
+        return runWithInput(new byte[0], mainClass, args);
+    }
+
+    /** Runs the tool with {@code stdin} as its standard input (kafka-console-producer reads its records there). */
+    public static ExternalCommand.Result runWithInput(byte[] stdin, String mainClass, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
@@ -27,7 +33,7 @@ public final class KafkaTool {
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(List.of(args));
-        return ExternalCommand.run(Path.of(System.getProperty("java.io.tmpdir")), TIMEOUT_SECONDS,
+        return ExternalCommand.runWithInput(Path.of(System.getProperty("java.io.tmpdir")), TIMEOUT_SECONDS, stdin,
                 command.toArray(String[]::new));
     }
 }

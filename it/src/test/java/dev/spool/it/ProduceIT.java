@@ -242,6 +242,45 @@ class ProduceIT {
     }
 
     @Test
+    void kafkaReadsTheProducerSnapshotOfACleanShutdownAndSpoolReadsKafkas() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "snapshotted", 1, Map.of());
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(), Map.of())) {
+                for (int i = 0; i < 5; i++) {
+                    producer.send(new ProducerRecord<>("snapshotted", "v" + i)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }
+            }
+            spool.stop();
+            java.nio.file.Path dir = spool.dataDir().resolve("snapshotted-0");
+            java.io.File snapshot = dir.resolve("00000000000000000005.snapshot").toFile();
+            List<org.apache.kafka.storage.internals.log.ProducerStateEntry> entries =
+                    org.apache.kafka.storage.internals.log.ProducerStateManager.readSnapshot(snapshot);
+            assertThat(entries).singleElement().satisfies(entry -> {
+                assertThat(entry.producerEpoch()).isZero();
+                assertThat(entry.lastDataOffset()).isEqualTo(4);
+                assertThat(entry.currentTxnFirstOffset()).isEmpty();
+                assertThat(entry.batchMetadata()).singleElement().satisfies(batch -> {
+                    assertThat(batch.lastSeq()).isEqualTo(4);
+                    assertThat(batch.lastOffset()).isEqualTo(4);
+                });
+            });
+
+            java.io.File kafkaWritten = dir.resolve("00000000000000000099.snapshot").toFile();
+            org.apache.kafka.storage.internals.log.ProducerStateManager.writeSnapshot(kafkaWritten, Map.of(77L,
+                    new org.apache.kafka.storage.internals.log.ProducerStateEntry(77L, (short) 3, 5, 1234L,
+                            java.util.OptionalLong.empty())), false);
+            assertThat(dev.spool.broker.produce.ProducerSnapshotFile.read(kafkaWritten.toPath())).singleElement()
+                    .satisfies(entry -> {
+                        assertThat(entry.producerId()).isEqualTo(77L);
+                        assertThat(entry.epoch()).isEqualTo((short) 3);
+                        assertThat(entry.coordinatorEpoch()).isEqualTo(5);
+                        assertThat(entry.timestampMs()).isEqualTo(1234L);
+                        assertThat(entry.currentTxnFirstOffset()).isEqualTo(-1L);
+                    });
+        }
+    }
+
+    @Test
     void kafkajsProducesKeysAndHeaders() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start()) {
             createTopic(spool.bootstrap(), "js-topic", 1, Map.of());
