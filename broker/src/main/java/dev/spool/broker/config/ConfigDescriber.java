@@ -59,9 +59,11 @@ public final class ConfigDescriber {
                         + ": Spool describes topics (2) and brokers (4)");
             }
         }
+        // Null or empty asks for every config, as in Kafka.
         List<String> keys = resource.configurationKeys();
+        boolean filtered = keys != null && !keys.isEmpty();
         for (DescribeConfigsResourceResult entry : entries) {
-            if (keys != null && !keys.contains(entry.name())) {
+            if (filtered && !keys.contains(entry.name())) {
                 continue;
             }
             if (!includeSynonyms) {

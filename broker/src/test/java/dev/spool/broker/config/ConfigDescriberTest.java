@@ -180,4 +180,13 @@ class ConfigDescriberTest {
         });
         assertThat(entry(result, "cleanup.policy").configSource()).isEqualTo(DYNAMIC_TOPIC);
     }
+
+    @Test
+    void emptyKeysAskForEveryConfig() {
+        DescribeConfigsResult result = describer.describe(image, new DescribeConfigsResource()
+                .setResourceType(ConfigResource.TOPIC).setResourceName("orders").setConfigurationKeys(List.of()),
+                false, false);
+
+        assertThat(result.configs()).hasSize(LogConfigKey.values().length);
+    }
 }
