@@ -2,7 +2,6 @@ package dev.spool.log;
 
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -12,7 +11,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.spool.log.record;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.zip.CRC32C;
 

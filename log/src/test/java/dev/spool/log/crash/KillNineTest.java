@@ -5,17 +5,14 @@ import dev.spool.log.LogLoadOptions;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executors;

@@ -7,7 +7,6 @@ import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.log.segment.LogSegment;
 import net.jqwik.api.ForAll;
