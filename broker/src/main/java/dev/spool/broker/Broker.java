@@ -128,9 +128,10 @@ public final class Broker implements AutoCloseable {
                             new ListOffsetsHandler(hostedPartitions))
                     .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
                             new OffsetForLeaderEpochHandler(hostedPartitions));
-            PartitionAppenders appenders = new PartitionAppenders(config.numIoThreads(), clock,
+            PartitionAppenders appenders = new PartitionAppenders(partitions, config.numIoThreads(), clock,
                     config.producerIdExpirationMs());
             resources.add(0, appenders);
+            appenders.scheduleExpiration(scheduler, config.producerIdExpirationCheckIntervalMs());
             registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
                             new ProduceHandler(metadata::image, partitions, appenders))
                     .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,

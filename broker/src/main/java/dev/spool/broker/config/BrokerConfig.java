@@ -51,6 +51,8 @@ public final class BrokerConfig {
             "Threads that validate and append produced records (appends to one partition run one at a time).");
     public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_MS = ConfigKey.longValue("producer.id.expiration.ms",
             86400000, "How long a partition keeps an idle idempotent producer's state after its last batch.");
+    public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = ConfigKey.longValue(
+            "producer.id.expiration.check.interval.ms", 600000, "How often expired producer ids are removed.");
     public static final ConfigKey<Integer> MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = ConfigKey.integer(
             "max.incremental.fetch.session.cache.slots", 1000,
             "Incremental fetch sessions (KIP-227) the broker keeps; 0 answers every fetch without a session.");
@@ -58,7 +60,8 @@ public final class BrokerConfig {
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS,
-            NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS);
+            NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
+            PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -199,6 +202,10 @@ public final class BrokerConfig {
 
     public long producerIdExpirationMs() {
         return get(PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    public long producerIdExpirationCheckIntervalMs() {
+        return get(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
     }
 
     public int maxIncrementalFetchSessionCacheSlots() {

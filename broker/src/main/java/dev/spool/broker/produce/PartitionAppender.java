@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
 public final class PartitionAppender {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
+    private static final short ACKS_ALL = -1;
+    /** One broker: every partition's in-sync replica set is this broker. */
+    private static final int IN_SYNC_REPLICAS = 1;
 
     private final Partition partition;
     private final Executor queue;
@@ -60,10 +63,12 @@ public final class PartitionAppender {
     /**
      * Validates and appends the records a client sent for this partition (Produce v3+: one batch,
      * modified in place: offsets, leader epoch, maybe LogAppendTime) and answers with the partition's
-     * part of the produce response (index left for the caller).
+     * part of the produce response (index left for the caller). With {@code acks} -1 the in-sync
+     * replica set (this broker alone) must reach the topic's {@code min.insync.replicas}, else
+     * NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
      */
-    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion) {
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion), queue);
+    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks) {
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks), queue);
     }
 
     /** The partition's producers (for DescribeProducers), as of the last append. */
@@ -76,6 +81,18 @@ public final class PartitionAppender {
             }
             producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
             return new ArrayList<>(producerState.producers());
+        }, queue);
+    }
+
+    /** Forgets producers idle longer than {@code producer.id.expiration.ms} (a periodic check). */
+    public CompletableFuture<Void> removeExpiredProducers() {
+        return CompletableFuture.runAsync(() -> {
+            if (producerState != null) {
+                int removed = producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
+                if (removed > 0) {
+                    LOG.info("Removed {} expired producers of {}", removed, partition);
+                }
+            }
         }, queue);
     }
 
@@ -99,7 +116,7 @@ public final class PartitionAppender {
         }, queue);
     }
 
-    private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion) {
+    private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks) {
         PartitionLog log = partition.log();
         try {
             if (closed) {
@@ -127,6 +144,11 @@ public final class PartitionAppender {
                 if (refused != null) {
                     return refused;
                 }
+            }
+            if (acks == ACKS_ALL && config.minInsyncReplicas > IN_SYNC_REPLICAS) {
+                return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
+                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = "
+                        + config.minInsyncReplicas);
             }
             AppendInfo info = log.appendAsLeader(records, partition.leaderEpoch());
             try {

@@ -1,6 +1,7 @@
 package dev.spool.broker.produce;
 
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.LogClock;
 import dev.spool.log.TopicPartition;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,20 +22,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Thread-safe: the {@link PartitionAppender} of each partition that has been produced to or described,
  * and the pool of {@code num.io.threads} threads their appends run on. A partition object replaced by
- * the partition manager (topic deleted and created again) gets a fresh appender.
- * {@link #close()} writes each partition's shutdown snapshot; close it before the logs.
+ * the partition manager (topic deleted and created again) gets a fresh appender; appenders of
+ * partitions no longer hosted are dropped by the periodic producer expiration check.
+ * {@link #close()} writes each hosted partition's shutdown snapshot; close it before the logs.
  */
 public final class PartitionAppenders implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppenders.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
 
+    private final PartitionManager partitions;
     private final ExecutorService ioThreads;
     private final LogClock clock;
     private final long producerIdExpirationMs;
     private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
 
-    public PartitionAppenders(int ioThreadCount, LogClock clock, long producerIdExpirationMs) {
+    public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock,
+                              long producerIdExpirationMs) {
+        this.partitions = partitions;
         AtomicInteger threadNumber = new AtomicInteger();
         this.ioThreads = Executors.newFixedThreadPool(ioThreadCount, runnable -> {
             Thread thread = new Thread(runnable, "spool-io-" + threadNumber.incrementAndGet());
@@ -55,11 +61,36 @@ public final class PartitionAppenders implements AutoCloseable {
                         : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock, producerIdExpirationMs));
     }
 
+    /**
+     * Every {@code intervalMs} ({@code producer.id.expiration.check.interval.ms}), removes expired
+     * producers from each partition's state and drops the appenders of partitions no longer hosted.
+     */
+    public void scheduleExpiration(ScheduledExecutorService scheduler, long intervalMs) {
+        scheduler.scheduleWithFixedDelay(this::expireProducers, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    void expireProducers() {
+        for (PartitionAppender appender : appenders.values()) {
+            if (isHosted(appender)) {
+                appender.removeExpiredProducers();
+            } else {
+                appenders.remove(appender.partition().topicPartition(), appender);
+            }
+        }
+    }
+
+    private boolean isHosted(PartitionAppender appender) {
+        Partition partition = appender.partition();
+        return partitions.get(partition.topicPartition().topic(), partition.topicPartition().partition()) == partition;
+    }
+
     @Override
     public void close() {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         for (PartitionAppender appender : appenders.values()) {
-            closing.add(appender.close());
+            if (isHosted(appender)) {
+                closing.add(appender.close());
+            }
         }
         try {
             CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))

@@ -30,8 +30,9 @@ import java.util.function.Supplier;
  * its own: a bad one never fails the others. Thread-safe; never blocks the network thread.
  *
  * <p>acks: 0, 1 and -1 (all) are accepted; with one broker the in-sync replica set is this broker, so
- * all three are satisfied once the append is done. Others get INVALID_REQUIRED_ACKS on every
- * partition. acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka
+ * all three are satisfied once the append is done (acks=all on a topic whose
+ * {@code min.insync.replicas} exceeds 1 gets NOT_ENOUGH_REPLICAS). Others get INVALID_REQUIRED_ACKS on
+ * every partition. acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka
  * does, so the producer refreshes its metadata.
  *
  * <p>Transactions are not supported yet: a request with a transactional id gets INVALID_TXN_STATE
@@ -87,7 +88,7 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 int index = data.index();
                 CompletableFuture<PartitionProduceResponse> answer = appenders.of(partition)
-                        .append(writableRecords(data.records()), version)
+                        .append(writableRecords(data.records()), version, acks)
                         .thenApply(partitionResponse -> partitionResponse.setIndex(index));
                 pending.add(answer);
                 answers.add(null);

@@ -72,7 +72,7 @@ class PartitionAppenderTest {
     }
 
     private PartitionProduceResponse append(ByteBuffer batch) {
-        return appender.append(batch, VERSION).join();
+        return appender.append(batch, VERSION, (short) -1).join();
     }
 
     @Test
@@ -117,6 +117,15 @@ class PartitionAppenderTest {
                 .transactional(true).append(NOW_MS, null, new byte[1]).build();
         assertThat(append(transactional).errorCode()).isEqualTo(Errors.INVALID_TXN_STATE.code());
         assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void acksAllNeedsMinInsyncReplicasWhichOneBrokerMeetsOnlyAtOne() throws IOException {
+        open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")));
+        PartitionProduceResponse refused = append(batch(-1, (short) -1, -1, 1));
+        assertThat(refused.errorCode()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS.code());
+        assertThat(log.logEndOffset()).isZero();
+        assertThat(appender.append(batch(-1, (short) -1, -1, 1), VERSION, (short) 1).join().baseOffset()).isZero();
     }
 
     @Test

@@ -1,0 +1,159 @@
+package dev.spool.broker.produce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.ConfigResource;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.partition.PartitionManagerFixture;
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.ProduceRequestData;
+import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
+import dev.spool.protocol.message.ProduceRequestData.TopicProduceData;
+import dev.spool.protocol.message.ProduceResponseData;
+import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
+import dev.spool.protocol.metadata.ConfigRecordData;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionRecordData;
+import dev.spool.protocol.metadata.TopicRecordData;
+import dev.spool.protocol.types.ByteBufferRecords;
+import dev.spool.protocol.types.Uuid;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Produce requests end to end below the network: partition lookup, per-partition errors, acks. */
+class ProduceHandlerTest {
+
+    @TempDir
+    Path logDir;
+
+    private final Uuid ordersId = Uuid.randomUuid();
+    private PartitionManagerFixture fixture;
+    private PartitionManager partitions;
+    private PartitionAppenders appenders;
+    private ProduceHandler handler;
+    private MetadataImage image = MetadataImage.EMPTY;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new PartitionManagerFixture(logDir);
+        partitions = fixture.partitions();
+        List<VersionedRecord> records = new ArrayList<>();
+        records.add(topic("orders", ordersId));
+        records.add(partition(ordersId, 0));
+        records.add(partition(ordersId, 1));
+        Uuid smallId = Uuid.randomUuid();
+        records.add(topic("small", smallId));
+        records.add(partition(smallId, 0));
+        records.add(VersionedRecord.of(MetadataRecordType.CONFIG_RECORD, new ConfigRecordData()
+                .setResourceType(ConfigResource.topic("small").type()).setResourceName("small")
+                .setName("max.message.bytes").setValue("80")));
+        Uuid offsetsId = Uuid.randomUuid();
+        records.add(topic("__consumer_offsets", offsetsId));
+        records.add(partition(offsetsId, 0));
+        // The fixture's partition manager sees the same records as the image the handler reads.
+        image = image.apply(records, records.size());
+        fixture.apply(records.toArray(VersionedRecord[]::new));
+        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis, 86_400_000L);
+        handler = new ProduceHandler(() -> image, partitions, appenders);
+    }
+
+    @AfterEach
+    void tearDown() {
+        appenders.close();
+        fixture.close();
+    }
+
+    private static VersionedRecord topic(String name, Uuid id) {
+        return VersionedRecord.of(MetadataRecordType.TOPIC_RECORD, new TopicRecordData().setName(name).setTopicId(id));
+    }
+
+    private static VersionedRecord partition(Uuid topicId, int index) {
+        return VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData().setTopicId(topicId)
+                .setPartitionId(index).setReplicas(List.of(1)).setIsr(List.of(1)).setLeader(1));
+    }
+
+    private static PartitionProduceData data(int index, int valueBytes) {
+        return new PartitionProduceData().setIndex(index).setRecords(new ByteBufferRecords(
+                new RecordBatchBuilder(CompressionType.NONE).append(System.currentTimeMillis(), null,
+                        new byte[valueBytes]).build()));
+    }
+
+    private ProduceResponseData produce(short version, short acks, TopicProduceData... topics) {
+        ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(1000)
+                .setTopicData(List.of(topics));
+        return (ProduceResponseData) handler.handle(new RequestContext(ApiKey.PRODUCE, version, 1, "test", null),
+                request).join();
+    }
+
+    private static List<Short> errors(ProduceResponseData response, int topic) {
+        return response.responses().get(topic).partitionResponses().stream()
+                .map(PartitionProduceResponse::errorCode).toList();
+    }
+
+    @Test
+    void aBadPartitionNeverFailsTheOthersAndAnswersKeepRequestOrder() {
+        ProduceResponseData response = produce((short) 9, (short) -1,
+                new TopicProduceData().setName("orders").setPartitionData(List.of(data(1, 10), data(7, 10), data(0, 10))),
+                new TopicProduceData().setName("small").setPartitionData(List.of(data(0, 500))),
+                new TopicProduceData().setName("missing").setPartitionData(List.of(data(0, 10))));
+        assertThat(response.responses().get(0).partitionResponses()).extracting(PartitionProduceResponse::index)
+                .containsExactly(1, 7, 0);
+        assertThat(errors(response, 0)).containsExactly(Errors.NONE.code(), Errors.UNKNOWN_TOPIC_OR_PARTITION.code(),
+                Errors.NONE.code());
+        assertThat(errors(response, 1)).containsExactly(Errors.MESSAGE_TOO_LARGE.code());
+        assertThat(errors(response, 2)).containsExactly(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).isEqualTo(1);
+        assertThat(partitions.get("orders", 1).log().highWatermark()).isEqualTo(1);
+    }
+
+    @Test
+    void version13NamesTopicsById() {
+        ProduceResponseData response = produce((short) 13, (short) 1,
+                new TopicProduceData().setTopicId(ordersId).setPartitionData(List.of(data(0, 10))),
+                new TopicProduceData().setTopicId(Uuid.randomUuid()).setPartitionData(List.of(data(0, 10))));
+        assertThat(errors(response, 0)).containsExactly(Errors.NONE.code());
+        assertThat(response.responses().get(0).topicId()).isEqualTo(ordersId);
+        assertThat(errors(response, 1)).containsExactly(Errors.UNKNOWN_TOPIC_ID.code());
+    }
+
+    @Test
+    void invalidAcksATransactionalIdAndInternalTopicsAreRefused() {
+        assertThat(errors(produce((short) 9, (short) 2,
+                new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10)))), 0))
+                .containsExactly(Errors.INVALID_REQUIRED_ACKS.code());
+        ProduceRequestData transactional = new ProduceRequestData().setAcks((short) -1).setTransactionalId("tx")
+                .setTopicData(List.of(new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10)))));
+        ProduceResponseData response = (ProduceResponseData) handler.handle(
+                new RequestContext(ApiKey.PRODUCE, (short) 9, 1, "test", null), transactional).join();
+        assertThat(errors(response, 0)).containsExactly(Errors.INVALID_TXN_STATE.code());
+        assertThat(errors(produce((short) 9, (short) 1,
+                new TopicProduceData().setName("__consumer_offsets").setPartitionData(List.of(data(0, 10)))), 0))
+                .containsExactly(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).isZero();
+    }
+
+    @Test
+    void acksZeroAnswersNothingOrClosesTheConnectionOnAnError() {
+        assertThat(handler.handle(new RequestContext(ApiKey.PRODUCE, (short) 9, 1, "test", null),
+                new ProduceRequestData().setAcks((short) 0).setTopicData(List.of(new TopicProduceData()
+                        .setName("orders").setPartitionData(List.of(data(0, 10)))))).join()).isNull();
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).isEqualTo(1);
+        assertThatThrownBy(() -> handler.handle(new RequestContext(ApiKey.PRODUCE, (short) 9, 2, "test", null),
+                new ProduceRequestData().setAcks((short) 0).setTopicData(List.of(new TopicProduceData()
+                        .setName("missing").setPartitionData(List.of(data(0, 10)))))).join())
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(ConnectionCloseRequest.class);
+    }
+}
