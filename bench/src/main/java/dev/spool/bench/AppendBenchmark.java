@@ -1,8 +1,6 @@
 package dev.spool.bench;
 
 import dev.spool.log.AppendInfo;
-import dev.spool.log.LogClock;
-import dev.spool.log.PartitionLog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,9 +16,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,28 +33,20 @@ public class AppendBenchmark {
     @Param({"false", "true"})
     public boolean fsync;
 
-    private ScheduledExecutorService scheduler;
-    private Path dir;
-    private PartitionLog log;
-    private ByteBuffer batch;
+    private FreshLog fresh;
 
     @Setup(Level.Iteration)
     public void open() throws IOException {
-        scheduler = BenchLogs.scheduler();
-        dir = BenchLogs.newDir("spool-append");
-        log = PartitionLog.open(dir.resolve("bench-0"), BenchLogs.config(fsync), LogClock.SYSTEM, scheduler);
-        batch = BenchLogs.batch16KiB();
+        fresh = new FreshLog("spool-append", fsync);
     }
 
     @TearDown(Level.Iteration)
     public void close() throws IOException {
-        log.close();
-        scheduler.shutdownNow();
-        BenchLogs.deleteTree(dir);
+        fresh.delete();
     }
 
     @Benchmark
     public AppendInfo append16KiB() throws IOException {
-        return log.appendAsLeader(batch.duplicate(), 0);
+        return fresh.log.appendAsLeader(fresh.batch.duplicate(), 0);
     }
 }

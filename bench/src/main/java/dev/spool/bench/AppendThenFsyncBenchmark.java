@@ -1,7 +1,5 @@
 package dev.spool.bench;
 
-import dev.spool.log.LogClock;
-import dev.spool.log.PartitionLog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,9 +14,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,33 +30,25 @@ import java.util.concurrent.TimeUnit;
 public class AppendThenFsyncBenchmark {
     private static final long TOTAL_BYTES = 2L << 30;
 
-    private ScheduledExecutorService scheduler;
-    private Path dir;
-    private PartitionLog log;
-    private ByteBuffer batch;
+    private FreshLog fresh;
 
     @Setup(Level.Iteration)
     public void open() throws IOException {
-        scheduler = BenchLogs.scheduler();
-        dir = BenchLogs.newDir("spool-append-fsync");
-        log = PartitionLog.open(dir.resolve("bench-0"), BenchLogs.config(false), LogClock.SYSTEM, scheduler);
-        batch = BenchLogs.batch16KiB();
+        fresh = new FreshLog("spool-append-fsync", false);
     }
 
     @TearDown(Level.Iteration)
     public void close() throws IOException {
-        log.close();
-        scheduler.shutdownNow();
-        BenchLogs.deleteTree(dir);
+        fresh.delete();
     }
 
     @Benchmark
     public long append2GiBThenFsync() throws IOException {
         long written = 0;
         while (written < TOTAL_BYTES) {
-            written += log.appendAsLeader(batch.duplicate(), 0).sizeInBytes();
+            written += fresh.log.appendAsLeader(fresh.batch.duplicate(), 0).sizeInBytes();
         }
-        log.flush();
+        fresh.log.flush();
         return written;
     }
 }

@@ -1,7 +1,6 @@
 package dev.spool.bench;
 
 import dev.spool.log.FetchSlice;
-import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.index.OffsetIndex;
 import dev.spool.log.segment.LogSegment;
@@ -20,9 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.SplittableRandom;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,8 +35,7 @@ public class ReadBenchmark {
     private static final long LOG_BYTES = 512L << 20;
     private static final int FETCH_BYTES = 1 << 20;
 
-    private ScheduledExecutorService scheduler;
-    private Path dir;
+    private FreshLog fresh;
     private PartitionLog log;
     private OffsetIndex index;
     private long indexFirstOffset;
@@ -50,12 +46,10 @@ public class ReadBenchmark {
 
     @Setup(Level.Trial)
     public void fill() throws IOException {
-        scheduler = BenchLogs.scheduler();
-        dir = BenchLogs.newDir("spool-read");
-        log = PartitionLog.open(dir.resolve("bench-0"), BenchLogs.config(false), LogClock.SYSTEM, scheduler);
-        ByteBuffer batch = BenchLogs.batch16KiB();
+        fresh = new FreshLog("spool-read", false);
+        log = fresh.log;
         while (log.sizeInBytes() < LOG_BYTES) {
-            log.appendAsLeader(batch.duplicate(), 0);
+            log.appendAsLeader(fresh.batch.duplicate(), 0);
         }
         LogSegment segment = log.segments().get(0);
         index = segment.offsetIndex();
@@ -65,9 +59,7 @@ public class ReadBenchmark {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        log.close();
-        scheduler.shutdownNow();
-        BenchLogs.deleteTree(dir);
+        fresh.delete();
     }
 
     @Benchmark
