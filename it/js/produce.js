@@ -1,5 +1,6 @@
 // Produces keyed records with headers (a repeated header name, a null-free set kafkajs allows) to the
-// topic argv[3] on the broker argv[2], acks=-1, and prints the offsets the broker assigned as JSON.
+// topic argv[3] on the broker argv[2], acks=-1, gzip-compressed, and from an idempotent producer, and
+// prints the offsets the broker assigned as JSON.
 const { Kafka, logLevel, CompressionTypes } = require('kafkajs');
 
 async function main() {
@@ -16,7 +17,17 @@ async function main() {
       topic: process.argv[3], acks: -1, compression: CompressionTypes.GZIP,
       messages: [{ key: 'key-gz', value: 'value-gz' }],
     });
-    console.log(JSON.stringify({ plain, gzipped }));
+    const idempotentProducer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await idempotentProducer.connect();
+    let idempotent;
+    try {
+      idempotent = await idempotentProducer.send({
+        topic: process.argv[3], acks: -1, messages: [{ key: 'key-i0', value: 'value-i0' }, { key: 'key-i1', value: 'value-i1' }],
+      });
+    } finally {
+      await idempotentProducer.disconnect();
+    }
+    console.log(JSON.stringify({ plain, gzipped, idempotent }));
   } finally {
     await producer.disconnect();
   }
