@@ -21,6 +21,11 @@ import dev.spool.broker.fetch.FetchSessionCache;
 import dev.spool.broker.fetch.HostedPartitionLookup;
 import dev.spool.broker.fetch.ListOffsetsHandler;
 import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
+import dev.spool.broker.group.FindCoordinatorHandler;
+import dev.spool.broker.group.GroupCoordinator;
+import dev.spool.broker.group.GroupHandler;
+import dev.spool.broker.group.GroupSettings;
+import dev.spool.broker.group.OffsetHandler;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
@@ -138,6 +143,26 @@ public final class Broker implements AutoCloseable {
                             new InitProducerIdHandler(new ProducerIdManager(metadata, config.nodeId())))
                     .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
                             new DescribeProducersHandler(partitions, appenders));
+
+            GroupCoordinator groupCoordinator = new GroupCoordinator(GroupSettings.from(config), metadata, topics,
+                    partitions, clock);
+            resources.add(0, groupCoordinator);
+            metadata.addListener(groupCoordinator);
+            GroupHandler groupHandler = new GroupHandler(groupCoordinator);
+            OffsetHandler offsetHandler = new OffsetHandler(groupCoordinator);
+            // OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (PROTOCOL.md).
+            registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
+                            new FindCoordinatorHandler(groupCoordinator, () -> view[0]))
+                    .register(ApiKey.JOIN_GROUP, 0, ApiKey.JOIN_GROUP.highestVersion, groupHandler)
+                    .register(ApiKey.SYNC_GROUP, 0, ApiKey.SYNC_GROUP.highestVersion, groupHandler)
+                    .register(ApiKey.HEARTBEAT, 0, ApiKey.HEARTBEAT.highestVersion, groupHandler)
+                    .register(ApiKey.LEAVE_GROUP, 0, ApiKey.LEAVE_GROUP.highestVersion, groupHandler)
+                    .register(ApiKey.DESCRIBE_GROUPS, 0, ApiKey.DESCRIBE_GROUPS.highestVersion, groupHandler)
+                    .register(ApiKey.LIST_GROUPS, 0, ApiKey.LIST_GROUPS.highestVersion, groupHandler)
+                    .register(ApiKey.DELETE_GROUPS, 0, ApiKey.DELETE_GROUPS.highestVersion, groupHandler)
+                    .register(ApiKey.OFFSET_COMMIT, 2, 9, offsetHandler)
+                    .register(ApiKey.OFFSET_FETCH, 1, 9, offsetHandler)
+                    .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, offsetHandler);
 
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
                     config.numNetworkThreads());

@@ -32,8 +32,9 @@ public record FieldSpec(
         return JavaKeywords.isKeyword(camel) ? camel + "Value" : camel;
     }
 
+    /** The name after "set" or "find": the spec's name with an uppercase first letter (the group records spell theirs in camelCase). */
     public String capitalName() {
-        return name;
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
     /** Versions in which this field is written among the fixed fields (not tagged). */

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 /**
  * Generates Spool's message classes from Kafka's JSON message specs.
  *
- * <p>Usage: {@code Main SPEC_DIR OUTPUT_DIR PACKAGE}. Request, response, header, data and metadata
+ * <p>Usage: {@code Main SPEC_DIR OUTPUT_DIR PACKAGE}. Request, response, header, data, metadata and coordinator
  * record specs are generated; the output folder is rewritten only where a file's content changed, so incremental
  * builds stay incremental.
  */
@@ -57,7 +57,7 @@ public final class Main {
 
     private static boolean isGenerated(MessageSpec spec) {
         return switch (spec.type()) {
-            case "request", "response", "header", "data", "metadata" -> true;
+            case "request", "response", "header", "data", "metadata", "coordinator-key", "coordinator-value" -> true;
             default -> false;
         };
     }

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A parsed message specification file. Immutable.
  *
- * @param type          "request", "response", "header", "data" or "metadata"
+ * @param type          "request", "response", "header", "data", "metadata", "coordinator-key" or "coordinator-value"
  * @param apiKey        the API key of requests and responses, or null
  * @param commonStructs struct definitions shared by several fields, by name
  */

@@ -57,11 +57,37 @@ public final class BrokerConfig {
             "max.incremental.fetch.session.cache.slots", 1000,
             "Incremental fetch sessions (KIP-227) the broker keeps; 0 answers every fetch without a session.");
 
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = ConfigKey.integer(
+            "offsets.topic.num.partitions", 50, "Partitions of __consumer_offsets, fixed once the topic exists.");
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR = ConfigKey.integer(
+            "offsets.topic.replication.factor", 1,
+            "Replication factor of __consumer_offsets (Kafka's default is 3; one broker has one replica).");
+    public static final ConfigKey<Integer> OFFSETS_TOPIC_SEGMENT_BYTES = ConfigKey.integer(
+            "offsets.topic.segment.bytes", 104857600, "segment.bytes of __consumer_offsets.");
+    public static final ConfigKey<Integer> OFFSETS_RETENTION_MINUTES = ConfigKey.integer("offsets.retention.minutes",
+            10080, "How long the committed offsets of a group that became empty (or of a simple consumer) are kept.");
+    public static final ConfigKey<Long> OFFSETS_RETENTION_CHECK_INTERVAL_MS = ConfigKey.longValue(
+            "offsets.retention.check.interval.ms", 600000, "How often expired committed offsets are removed.");
+    public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = ConfigKey.integer("offset.metadata.max.bytes",
+            4096, "The longest metadata string a committed offset may carry.");
+    public static final ConfigKey<Integer> GROUP_INITIAL_REBALANCE_DELAY_MS = ConfigKey.integer(
+            "group.initial.rebalance.delay.ms", 3000,
+            "How long the first rebalance of an empty group waits for more members to join.");
+    public static final ConfigKey<Integer> GROUP_MIN_SESSION_TIMEOUT_MS = ConfigKey.integer(
+            "group.min.session.timeout.ms", 6000, "The smallest session timeout a group member may ask for.");
+    public static final ConfigKey<Integer> GROUP_MAX_SESSION_TIMEOUT_MS = ConfigKey.integer(
+            "group.max.session.timeout.ms", 1800000, "The largest session timeout a group member may ask for.");
+    public static final ConfigKey<Integer> GROUP_MAX_SIZE = ConfigKey.integer("group.max.size", Integer.MAX_VALUE,
+            "The most members a classic group may have.");
+
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS,
             NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
-            PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
+            PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
+            OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
+            OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
+            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

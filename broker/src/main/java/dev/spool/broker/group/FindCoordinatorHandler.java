@@ -1,0 +1,75 @@
+package dev.spool.broker.group;
+
+import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.cluster.ClusterView;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.FindCoordinatorRequestData;
+import dev.spool.protocol.message.FindCoordinatorResponseData;
+import dev.spool.protocol.message.FindCoordinatorResponseData.Coordinator;
+import dev.spool.protocol.types.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, this broker, once
+ * {@code __consumer_offsets} exists (the first request creates it). Transaction coordinators do not
+ * exist yet: COORDINATOR_NOT_AVAILABLE, which transactional clients retry. Thread-safe.
+ */
+public final class FindCoordinatorHandler implements ApiHandler {
+
+    private static final byte GROUP_KEY = 0;
+    private static final byte TRANSACTION_KEY = 1;
+    private static final short FIRST_BATCHED_VERSION = 4;
+
+    private final GroupCoordinator coordinator;
+    private final Supplier<ClusterView> cluster;
+
+    public FindCoordinatorHandler(GroupCoordinator coordinator, Supplier<ClusterView> cluster) {
+        this.coordinator = coordinator;
+        this.cluster = cluster;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message message) {
+        FindCoordinatorRequestData request = (FindCoordinatorRequestData) message;
+        boolean batched = context.apiVersion() >= FIRST_BATCHED_VERSION;
+        List<String> keys = batched ? request.coordinatorKeys() : List.of(request.key());
+        CompletableFuture<Errors> ready = request.keyType() == GROUP_KEY
+                ? coordinator.ensureTopic().handle((done, failure) ->
+                        failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE)
+                : CompletableFuture.completedFuture(request.keyType() == TRANSACTION_KEY
+                        ? Errors.COORDINATOR_NOT_AVAILABLE : Errors.INVALID_REQUEST);
+        return ready.thenApply(error -> {
+            List<Coordinator> coordinators = new ArrayList<>(keys.size());
+            for (String key : keys) {
+                coordinators.add(coordinator(key, error));
+            }
+            if (batched) {
+                return new FindCoordinatorResponseData().setCoordinators(coordinators);
+            }
+            Coordinator only = coordinators.get(0);
+            return new FindCoordinatorResponseData()
+                    .setErrorCode(only.errorCode())
+                    .setErrorMessage(only.errorMessage())
+                    .setNodeId(only.nodeId())
+                    .setHost(only.host())
+                    .setPort(only.port());
+        });
+    }
+
+    private Coordinator coordinator(String key, Errors error) {
+        Coordinator coordinator = new Coordinator().setKey(key);
+        if (error != Errors.NONE) {
+            return coordinator.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
+                    .setErrorMessage(error == Errors.COORDINATOR_NOT_AVAILABLE
+                            ? "The coordinator is not available." : "Unknown coordinator key type.");
+        }
+        ClusterView view = cluster.get();
+        ClusterView.BrokerNode self = view.brokers().get(0);
+        return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(self.nodeId())
+                .setHost(self.endpoint().host()).setPort(self.endpoint().port());
+    }
+}

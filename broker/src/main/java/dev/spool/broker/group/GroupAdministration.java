@@ -1,0 +1,102 @@
+package dev.spool.broker.group;
+
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.DeleteGroupsResponseData.DeletableGroupResult;
+import dev.spool.protocol.message.DescribeGroupsResponseData.DescribedGroup;
+import dev.spool.protocol.message.DescribeGroupsResponseData.DescribedGroupMember;
+import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * DescribeGroups, ListGroups and DeleteGroups against one shard. Not thread-safe: owned by the
+ * coordinator thread.
+ */
+final class GroupAdministration {
+
+    /** DescribeGroups v6 answers an unknown group with GROUP_ID_NOT_FOUND (KIP-1043); older versions with Dead. */
+    private static final short FIRST_GROUP_NOT_FOUND_VERSION = 6;
+    /** Every classic group is of type "classic", whatever its protocol type (KIP-1043). */
+    static final String CLASSIC_TYPE = "classic";
+    /** authorizedOperations when the client did not ask for them. */
+    private static final int OPERATIONS_NOT_REQUESTED = Integer.MIN_VALUE;
+
+    private GroupAdministration() {
+    }
+
+    static DescribedGroup describe(GroupCoordinatorShard shard, String groupId, short version) {
+        ClassicGroup group = shard.group(groupId);
+        DescribedGroup described = new DescribedGroup().setGroupId(groupId).setAuthorizedOperations(
+                OPERATIONS_NOT_REQUESTED);
+        if (group == null || group.isIn(GroupState.DEAD)) {
+            described.setGroupState(GroupState.DEAD.displayName()).setProtocolType("").setProtocolData("");
+            if (version >= FIRST_GROUP_NOT_FOUND_VERSION) {
+                described.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                        .setErrorMessage("Group " + groupId + " not found.");
+            }
+            return described;
+        }
+        boolean stable = group.isIn(GroupState.STABLE);
+        List<DescribedGroupMember> members = new ArrayList<>();
+        for (Member member : group.members()) {
+            byte[] metadata = stable ? member.metadata(group.protocolName()) : null;
+            members.add(new DescribedGroupMember()
+                    .setMemberId(member.memberId())
+                    .setGroupInstanceId(member.groupInstanceId())
+                    .setClientId(member.clientId())
+                    .setClientHost(member.clientHost())
+                    .setMemberMetadata(metadata == null ? new byte[0] : metadata)
+                    .setMemberAssignment(stable ? member.assignment() : new byte[0]));
+        }
+        return described.setErrorCode(Errors.NONE.code())
+                .setGroupState(group.state().displayName())
+                .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
+                .setProtocolData(stable && group.protocolName() != null ? group.protocolName() : "")
+                .setMembers(members);
+    }
+
+    /** The shard's groups in any of {@code states} (all when empty), of any of {@code types} (all when empty). */
+    static List<ListedGroup> list(GroupCoordinatorShard shard, Set<GroupState> states, Set<String> types) {
+        List<ListedGroup> listed = new ArrayList<>();
+        if (!types.isEmpty() && !types.contains(CLASSIC_TYPE)) {
+            return listed;
+        }
+        for (ClassicGroup group : shard.groups()) {
+            if (group.isIn(GroupState.DEAD) || (!states.isEmpty() && !states.contains(group.state()))) {
+                continue;
+            }
+            listed.add(new ListedGroup()
+                    .setGroupId(group.groupId())
+                    .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
+                    .setGroupState(group.state().displayName())
+                    .setGroupType(CLASSIC_TYPE));
+        }
+        return listed;
+    }
+
+    /** Deletes an empty group and its offsets: tombstones for each, appended before the answer. */
+    static DeletableGroupResult delete(GroupCoordinatorShard shard, String groupId) {
+        DeletableGroupResult result = new DeletableGroupResult().setGroupId(groupId);
+        ClassicGroup group = shard.group(groupId);
+        if (group == null || group.isIn(GroupState.DEAD)) {
+            return result.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
+        }
+        if (!group.isIn(GroupState.EMPTY) || !group.pendingMembers().isEmpty()) {
+            return result.setErrorCode(Errors.NON_EMPTY_GROUP.code());
+        }
+        List<CoordinatorRecord> tombstones = new ArrayList<>();
+        for (Map.Entry<String, TreeMap<Integer, CommittedOffset>> topic : shard.offsets().offsets(groupId).entrySet()) {
+            for (Integer partition : topic.getValue().keySet()) {
+                tombstones.add(CoordinatorRecord.offsetTombstone(groupId, topic.getKey(), partition));
+            }
+        }
+        tombstones.add(CoordinatorRecord.groupTombstone(groupId));
+        if (!shard.write(tombstones)) {
+            return result.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        }
+        return result.setErrorCode(Errors.NONE.code());
+    }
+}

@@ -1,0 +1,229 @@
+package dev.spool.broker.group;
+
+import dev.spool.protocol.group.GroupMetadataKeyData;
+import dev.spool.protocol.group.GroupMetadataValueData;
+import dev.spool.protocol.group.GroupMetadataValueData.MemberMetadata;
+import dev.spool.protocol.group.OffsetCommitKeyData;
+import dev.spool.protocol.group.OffsetCommitValueData;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator of the groups whose id hashes to one {@code __consumer_offsets} partition: their
+ * membership ({@link ClassicGroupMembership}), their committed offsets ({@link OffsetCommits}) and
+ * the records behind both. On load it replays the partition; afterwards every committed offset,
+ * offset deletion and group deletion is a record appended first and applied second, so a restart
+ * rebuilds exactly what was acknowledged. Live membership (who is joined, parked requests) is kept in
+ * memory, and each completed generation is written as a GroupMetadata record, which is what replay
+ * restores. Not thread-safe: owned by the coordinator thread.
+ */
+final class GroupCoordinatorShard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinatorShard.class);
+
+    private final int partition;
+    private final CoordinatorLog log;
+    private final CoordinatorTimer timer;
+    private final LongSupplier clockMs;
+    private final GroupSettings settings;
+    private final Map<String, ClassicGroup> groups = new HashMap<>();
+    private final OffsetStore offsets = new OffsetStore();
+    private final ClassicGroupMembership membership;
+    private final OffsetCommits offsetCommits;
+    private boolean loaded;
+
+    GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
+                          GroupSettings settings) {
+        this.partition = partition;
+        this.log = log;
+        this.timer = timer;
+        this.clockMs = clockMs;
+        this.settings = settings;
+        this.membership = new ClassicGroupMembership(this);
+        this.offsetCommits = new OffsetCommits(this);
+    }
+
+    int partition() {
+        return partition;
+    }
+
+    /** Rebuilds the state by replaying the partition, then starts the session timers of restored members. */
+    void load() throws IOException {
+        long startMs = clockMs.getAsLong();
+        log.replay(this::replay);
+        loaded = true;
+        for (ClassicGroup group : groups.values()) {
+            membership.onLoaded(group);
+        }
+        if (!groups.isEmpty()) {
+            LOG.info("Loaded __consumer_offsets-{}: {} groups, {} committed offsets in {} ms", partition,
+                    groups.size(), offsets.size(), clockMs.getAsLong() - startMs);
+        }
+    }
+
+    boolean isLoaded() {
+        return loaded;
+    }
+
+    ClassicGroupMembership membership() {
+        return membership;
+    }
+
+    OffsetCommits offsetCommits() {
+        return offsetCommits;
+    }
+
+    CoordinatorTimer timer() {
+        return timer;
+    }
+
+    long nowMs() {
+        return clockMs.getAsLong();
+    }
+
+    GroupSettings settings() {
+        return settings;
+    }
+
+    ClassicGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    Collection<ClassicGroup> groups() {
+        return groups.values();
+    }
+
+    OffsetStore offsets() {
+        return offsets;
+    }
+
+    /** A new, empty group kept in memory until its first record. */
+    ClassicGroup createGroup(String groupId) {
+        ClassicGroup group = new ClassicGroup(groupId, nowMs());
+        groups.put(groupId, group);
+        return group;
+    }
+
+    /** Forgets a group that never got a record and has nothing to keep (a failed first join). */
+    void maybeForget(ClassicGroup group) {
+        if (group.isEmpty() && group.pendingMembers().isEmpty() && group.generationId() == 0
+                && !offsets.hasOffsets(group.groupId())) {
+            groups.remove(group.groupId());
+        }
+    }
+
+    /**
+     * Appends the records, then applies them; false (and nothing applied) if the append failed. The
+     * caller acknowledges only after true.
+     */
+    boolean write(List<CoordinatorRecord> records) {
+        try {
+            log.append(records);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("Cannot append {} records to __consumer_offsets-{}", records.size(), partition, e);
+            return false;
+        }
+        for (CoordinatorRecord record : records) {
+            applyLive(record);
+        }
+        return true;
+    }
+
+    /** A record read back on load: offsets, tombstones and group generations. */
+    void replay(CoordinatorRecord record) {
+        if (record.isOffsetCommit()) {
+            applyOffset(record);
+            return;
+        }
+        String groupId = ((GroupMetadataKeyData) record.key()).group();
+        if (record.isTombstone()) {
+            groups.remove(groupId);
+            return;
+        }
+        ClassicGroup group = restore(groupId, (GroupMetadataValueData) record.value());
+        groups.put(groupId, group);
+    }
+
+    /**
+     * A record this coordinator just wrote. Offsets and tombstones apply as on replay; a live group's
+     * GroupMetadata record only snapshots what the membership already holds in memory.
+     */
+    private void applyLive(CoordinatorRecord record) {
+        if (record.isOffsetCommit()) {
+            applyOffset(record);
+        } else if (record.isTombstone()) {
+            ClassicGroup removed = groups.remove(((GroupMetadataKeyData) record.key()).group());
+            if (removed != null) {
+                removed.transitionTo(GroupState.DEAD, nowMs());
+            }
+        }
+    }
+
+    private void applyOffset(CoordinatorRecord record) {
+        OffsetCommitKeyData key = (OffsetCommitKeyData) record.key();
+        if (record.isTombstone()) {
+            offsets.remove(key.group(), key.topic(), key.partition());
+            return;
+        }
+        OffsetCommitValueData value = (OffsetCommitValueData) record.value();
+        offsets.put(key.group(), key.topic(), key.partition(), new CommittedOffset(value.offset(),
+                value.leaderEpoch(), value.metadata(), value.commitTimestamp(), value.expireTimestamp()));
+        // A commit by a simple consumer (no group management) creates the group, as Kafka does.
+        groups.computeIfAbsent(key.group(), id -> new ClassicGroup(id, value.commitTimestamp()));
+    }
+
+    private static ClassicGroup restore(String groupId, GroupMetadataValueData value) {
+        ClassicGroup group = new ClassicGroup(groupId, value.currentStateTimestamp());
+        for (MemberMetadata member : value.members()) {
+            Member restored = new Member(member.memberId(), member.groupInstanceId(), member.clientId(),
+                    member.clientHost(), member.rebalanceTimeout() < 0 ? member.sessionTimeout()
+                    : member.rebalanceTimeout(), member.sessionTimeout(),
+                    List.of(new MemberProtocol(value.protocol(), member.subscription())));
+            restored.setAssignment(member.assignment());
+            group.add(restored);
+        }
+        String protocolType = value.protocolType() == null || value.protocolType().isEmpty() ? null
+                : value.protocolType();
+        group.restore(value.members().isEmpty() ? GroupState.EMPTY : GroupState.STABLE, value.generation(),
+                protocolType, value.protocol(), value.members().isEmpty() ? null : value.leader(),
+                value.currentStateTimestamp() < 0 ? 0 : value.currentStateTimestamp());
+        return group;
+    }
+
+    /** The group's generation as a GroupMetadata record (Kafka's snapshot of a classic group). */
+    static CoordinatorRecord groupMetadataRecord(ClassicGroup group) {
+        List<MemberMetadata> members = new ArrayList<>(group.size());
+        for (Member member : group.members()) {
+            byte[] subscription = group.protocolName() == null ? null : member.metadata(group.protocolName());
+            members.add(new MemberMetadata()
+                    .setMemberId(member.memberId())
+                    .setGroupInstanceId(member.groupInstanceId())
+                    .setClientId(member.clientId())
+                    .setClientHost(member.clientHost())
+                    .setRebalanceTimeout(member.rebalanceTimeoutMs())
+                    .setSessionTimeout(member.sessionTimeoutMs())
+                    .setSubscription(subscription == null ? new byte[0] : subscription)
+                    .setAssignment(member.assignment()));
+        }
+        GroupMetadataValueData value = new GroupMetadataValueData()
+                .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
+                .setGeneration(group.generationId())
+                .setProtocol(group.protocolName())
+                .setLeader(group.isEmpty() ? null : group.leaderId())
+                .setCurrentStateTimestamp(group.currentStateTimestampMs())
+                .setMembers(members);
+        return CoordinatorRecord.groupMetadata(group.groupId(), value);
+    }
+
+    @Override
+    public String toString() {
+        return "GroupCoordinatorShard(__consumer_offsets-" + partition + ")";
+    }
+}

@@ -1,0 +1,152 @@
+package dev.spool.broker.group;
+
+import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.DeleteGroupsRequestData;
+import dev.spool.protocol.message.DeleteGroupsResponseData;
+import dev.spool.protocol.message.DeleteGroupsResponseData.DeletableGroupResult;
+import dev.spool.protocol.message.DescribeGroupsRequestData;
+import dev.spool.protocol.message.DescribeGroupsResponseData;
+import dev.spool.protocol.message.DescribeGroupsResponseData.DescribedGroup;
+import dev.spool.protocol.message.HeartbeatRequestData;
+import dev.spool.protocol.message.HeartbeatResponseData;
+import dev.spool.protocol.message.JoinGroupRequestData;
+import dev.spool.protocol.message.JoinGroupResponseData;
+import dev.spool.protocol.message.LeaveGroupRequestData;
+import dev.spool.protocol.message.LeaveGroupResponseData;
+import dev.spool.protocol.message.ListGroupsRequestData;
+import dev.spool.protocol.message.ListGroupsResponseData;
+import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
+import dev.spool.protocol.message.SyncGroupRequestData;
+import dev.spool.protocol.message.SyncGroupResponseData;
+import dev.spool.protocol.types.Message;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The classic group APIs: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, DescribeGroups, ListGroups and
+ * DeleteGroups, each handed to the {@link GroupCoordinator} shard of its group. Thread-safe; never
+ * blocks: a JoinGroup waiting for the rebalance is a parked future.
+ */
+public final class GroupHandler implements ApiHandler {
+
+    /** JoinGroup v7 made the protocol name nullable; before it an error answer carries "". */
+    private static final short FIRST_NULLABLE_PROTOCOL_NAME_VERSION = 7;
+
+    private final GroupCoordinator coordinator;
+
+    public GroupHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message request) {
+        short version = context.apiVersion();
+        return switch (context.apiKey()) {
+            case JOIN_GROUP -> join(context, (JoinGroupRequestData) request).thenApply(Message.class::cast);
+            case SYNC_GROUP -> sync((SyncGroupRequestData) request, version).thenApply(Message.class::cast);
+            case HEARTBEAT -> heartbeat((HeartbeatRequestData) request).thenApply(Message.class::cast);
+            case LEAVE_GROUP -> leave((LeaveGroupRequestData) request, version).thenApply(Message.class::cast);
+            case DESCRIBE_GROUPS -> describe((DescribeGroupsRequestData) request, version)
+                    .thenApply(Message.class::cast);
+            case LIST_GROUPS -> list((ListGroupsRequestData) request).thenApply(Message.class::cast);
+            case DELETE_GROUPS -> delete((DeleteGroupsRequestData) request).thenApply(Message.class::cast);
+            default -> throw new IllegalArgumentException("GroupHandler does not serve " + context.apiKey());
+        };
+    }
+
+    private CompletableFuture<JoinGroupResponseData> join(RequestContext context, JoinGroupRequestData request) {
+        short version = context.apiVersion();
+        ClassicGroupMembership.JoinRequest join = new ClassicGroupMembership.JoinRequest(request, version,
+                context.clientId() == null ? "" : context.clientId(), clientHost(context));
+        return coordinator.call(request.groupId(), shard -> shard.membership().join(join),
+                        error -> ClassicGroupMembership.joinErrorResponse(error, request.memberId()))
+                .thenApply(response -> {
+                    if (version < FIRST_NULLABLE_PROTOCOL_NAME_VERSION && response.protocolName() == null) {
+                        response.setProtocolName("");
+                    }
+                    return response;
+                });
+    }
+
+    private CompletableFuture<SyncGroupResponseData> sync(SyncGroupRequestData request, short version) {
+        return coordinator.call(request.groupId(), shard -> shard.membership().sync(request, version),
+                ClassicGroupMembership::syncError);
+    }
+
+    private CompletableFuture<HeartbeatResponseData> heartbeat(HeartbeatRequestData request) {
+        return coordinator.call(request.groupId(),
+                shard -> CompletableFuture.completedFuture(shard.membership().heartbeat(request)),
+                error -> error).thenApply(error -> new HeartbeatResponseData().setErrorCode(error.code()));
+    }
+
+    private CompletableFuture<LeaveGroupResponseData> leave(LeaveGroupRequestData request, short version) {
+        return coordinator.call(request.groupId(),
+                shard -> CompletableFuture.completedFuture(shard.membership().leave(request, version)),
+                error -> new LeaveGroupResponseData().setErrorCode(error.code()));
+    }
+
+    private CompletableFuture<DescribeGroupsResponseData> describe(DescribeGroupsRequestData request, short version) {
+        List<CompletableFuture<DescribedGroup>> described = new ArrayList<>();
+        for (String groupId : request.groups()) {
+            described.add(coordinator.call(groupId,
+                    shard -> CompletableFuture.completedFuture(GroupAdministration.describe(shard, groupId, version)),
+                    error -> new DescribedGroup().setGroupId(groupId).setErrorCode(error.code())
+                            .setGroupState("").setProtocolType("").setProtocolData("")));
+        }
+        return CompletableFuture.allOf(described.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<DescribedGroup> groups = new ArrayList<>(described.size());
+            described.forEach(future -> groups.add(future.join()));
+            return new DescribeGroupsResponseData().setGroups(groups);
+        });
+    }
+
+    private CompletableFuture<ListGroupsResponseData> list(ListGroupsRequestData request) {
+        Set<GroupState> states = new HashSet<>();
+        for (String name : request.statesFilter()) {
+            GroupState state = GroupState.forName(name);
+            if (state == null) {
+                // A state classic groups never have (e.g. "Assigning" of the new protocol): nothing matches.
+                return CompletableFuture.completedFuture(new ListGroupsResponseData().setErrorCode(Errors.NONE.code()));
+            }
+            states.add(state);
+        }
+        Set<String> types = new HashSet<>();
+        for (String type : request.typesFilter()) {
+            types.add(type.toLowerCase(Locale.ROOT));
+        }
+        return coordinator.callAll(shard -> GroupAdministration.list(shard, states, types)).thenApply(perShard -> {
+            List<ListedGroup> groups = new ArrayList<>();
+            perShard.forEach(groups::addAll);
+            return new ListGroupsResponseData().setErrorCode(Errors.NONE.code()).setGroups(groups);
+        });
+    }
+
+    private CompletableFuture<DeleteGroupsResponseData> delete(DeleteGroupsRequestData request) {
+        List<CompletableFuture<DeletableGroupResult>> results = new ArrayList<>();
+        for (String groupId : request.groupsNames()) {
+            results.add(coordinator.call(groupId,
+                    shard -> CompletableFuture.completedFuture(GroupAdministration.delete(shard, groupId)),
+                    error -> new DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code())));
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<DeletableGroupResult> answers = new ArrayList<>(results.size());
+            results.forEach(future -> answers.add(future.join()));
+            return new DeleteGroupsResponseData().setResults(answers);
+        });
+    }
+
+    /** The client's address as Kafka reports it in DescribeGroups ("/127.0.0.1"). */
+    private static String clientHost(RequestContext context) {
+        if (context.peer() instanceof InetSocketAddress address && address.getAddress() != null) {
+            return "/" + address.getAddress().getHostAddress();
+        }
+        return String.valueOf(context.peer());
+    }
+}

@@ -1,0 +1,157 @@
+package dev.spool.broker.group;
+
+import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
+import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
+import dev.spool.protocol.message.OffsetCommitResponseData;
+import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
+import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import dev.spool.protocol.message.OffsetDeleteRequestData;
+import dev.spool.protocol.message.OffsetDeleteResponseData;
+import dev.spool.protocol.message.OffsetFetchRequestData;
+import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
+import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
+import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
+import dev.spool.protocol.message.OffsetFetchResponseData;
+import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
+import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartition;
+import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
+import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
+import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import dev.spool.protocol.types.Message;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * OffsetCommit, OffsetFetch (one group before v8, a batch of groups from v8, KIP-709) and
+ * OffsetDelete, each handed to the shard of its group. {@code require_stable} (KIP-447) needs no
+ * waiting: without transactions no offset commit is ever pending. Thread-safe; never blocks.
+ */
+public final class OffsetHandler implements ApiHandler {
+
+    private static final short FIRST_BATCHED_FETCH_VERSION = 8;
+    /** OffsetFetch v2 added the top-level error and "all partitions" (null topics). */
+    private static final short FIRST_TOP_LEVEL_ERROR_VERSION = 2;
+
+    private final GroupCoordinator coordinator;
+
+    public OffsetHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<Message> handle(RequestContext context, Message request) {
+        short version = context.apiVersion();
+        return switch (context.apiKey()) {
+            case OFFSET_COMMIT -> commit((OffsetCommitRequestData) request, version).thenApply(Message.class::cast);
+            case OFFSET_FETCH -> version >= FIRST_BATCHED_FETCH_VERSION
+                    ? fetchGroups((OffsetFetchRequestData) request).thenApply(Message.class::cast)
+                    : fetchOne((OffsetFetchRequestData) request, version).thenApply(Message.class::cast);
+            case OFFSET_DELETE -> delete((OffsetDeleteRequestData) request).thenApply(Message.class::cast);
+            default -> throw new IllegalArgumentException("OffsetHandler does not serve " + context.apiKey());
+        };
+    }
+
+    private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
+        return coordinator.call(request.groupId(),
+                shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(request, version)),
+                error -> failedCommit(request, error));
+    }
+
+    private static OffsetCommitResponseData failedCommit(OffsetCommitRequestData request, Errors error) {
+        List<OffsetCommitResponseTopic> topics = new ArrayList<>();
+        for (OffsetCommitRequestTopic topic : request.topics()) {
+            List<OffsetCommitResponsePartition> partitions = new ArrayList<>();
+            for (OffsetCommitRequestPartition partition : topic.partitions()) {
+                partitions.add(new OffsetCommitResponsePartition().setPartitionIndex(partition.partitionIndex())
+                        .setErrorCode(error.code()));
+            }
+            topics.add(new OffsetCommitResponseTopic().setName(topic.name()).setTopicId(topic.topicId())
+                    .setPartitions(partitions));
+        }
+        return new OffsetCommitResponseData().setTopics(topics);
+    }
+
+    /** A group's offsets, or the error that stopped the coordinator from reading them. */
+    private record GroupOffsets(Map<String, List<OffsetCommits.FetchedOffset>> topics, Errors error) {
+    }
+
+    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted) {
+        return coordinator.call(groupId,
+                shard -> CompletableFuture.completedFuture(
+                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted), Errors.NONE)),
+                error -> new GroupOffsets(Map.of(), error));
+    }
+
+    private CompletableFuture<OffsetFetchResponseData> fetchOne(OffsetFetchRequestData request, short version) {
+        Map<String, List<Integer>> wanted = null;
+        if (request.topics() != null) {
+            wanted = new LinkedHashMap<>();
+            for (OffsetFetchRequestTopic topic : request.topics()) {
+                wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
+            }
+        }
+        Map<String, List<Integer>> requested = wanted;
+        return fetch(request.groupId(), wanted).thenApply(offsets -> {
+            List<OffsetFetchResponseTopic> topics = new ArrayList<>();
+            if (offsets.error() != Errors.NONE && version < FIRST_TOP_LEVEL_ERROR_VERSION && requested != null) {
+                // v0-1 have no group error: every partition carries it.
+                requested.forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopic().setName(name)
+                        .setPartitions(partitions.stream().map(index -> new OffsetFetchResponsePartition()
+                                .setPartitionIndex(index).setCommittedOffset(-1).setCommittedLeaderEpoch(-1)
+                                .setMetadata("").setErrorCode(offsets.error().code())).toList())));
+            }
+            offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopic().setName(name)
+                    .setPartitions(partitions.stream().map(offset -> new OffsetFetchResponsePartition()
+                            .setPartitionIndex(offset.partition())
+                            .setCommittedOffset(offset.offset())
+                            .setCommittedLeaderEpoch(offset.leaderEpoch())
+                            .setMetadata(offset.metadata())
+                            .setErrorCode(Errors.NONE.code())).toList())));
+            return new OffsetFetchResponseData().setErrorCode(offsets.error().code()).setTopics(topics);
+        });
+    }
+
+    private CompletableFuture<OffsetFetchResponseData> fetchGroups(OffsetFetchRequestData request) {
+        List<CompletableFuture<OffsetFetchResponseGroup>> groups = new ArrayList<>();
+        for (OffsetFetchRequestGroup group : request.groups()) {
+            Map<String, List<Integer>> wanted = null;
+            if (group.topics() != null) {
+                wanted = new LinkedHashMap<>();
+                for (OffsetFetchRequestTopics topic : group.topics()) {
+                    wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
+                }
+            }
+            groups.add(fetch(group.groupId(), wanted).thenApply(offsets -> {
+                List<OffsetFetchResponseTopics> topics = new ArrayList<>();
+                offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopics()
+                        .setName(name)
+                        .setPartitions(partitions.stream().map(offset -> new OffsetFetchResponsePartitions()
+                                .setPartitionIndex(offset.partition())
+                                .setCommittedOffset(offset.offset())
+                                .setCommittedLeaderEpoch(offset.leaderEpoch())
+                                .setMetadata(offset.metadata())
+                                .setErrorCode(Errors.NONE.code())).toList())));
+                return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(topics)
+                        .setErrorCode(offsets.error().code());
+            }));
+        }
+        return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<OffsetFetchResponseGroup> answers = new ArrayList<>(groups.size());
+            groups.forEach(future -> answers.add(future.join()));
+            return new OffsetFetchResponseData().setGroups(answers);
+        });
+    }
+
+    private CompletableFuture<OffsetDeleteResponseData> delete(OffsetDeleteRequestData request) {
+        return coordinator.call(request.groupId(),
+                shard -> CompletableFuture.completedFuture(shard.offsetCommits().delete(request)),
+                error -> new OffsetDeleteResponseData().setErrorCode(error.code()));
+    }
+}
