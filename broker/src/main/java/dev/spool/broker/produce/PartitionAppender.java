@@ -63,12 +63,13 @@ public final class PartitionAppender {
     /**
      * Validates and appends the records a client sent for this partition (Produce v3+: one batch,
      * modified in place: offsets, leader epoch, maybe LogAppendTime) and answers with the partition's
-     * part of the produce response (index left for the caller). With {@code acks} -1 the in-sync
+     * part of the produce response. With {@code acks} -1 the in-sync
      * replica set (this broker alone) must reach the topic's {@code min.insync.replicas}, else
      * NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
      */
     public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks) {
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks), queue);
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks)
+                .setIndex(partition.topicPartition().partition()), queue);
     }
 
     /** The partition's producers (for DescribeProducers), as of the last append. */

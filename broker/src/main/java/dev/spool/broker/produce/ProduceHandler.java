@@ -86,11 +86,7 @@ public final class ProduceHandler implements ApiHandler {
                     answers.add(failed(error).setIndex(data.index()));
                     continue;
                 }
-                int index = data.index();
-                CompletableFuture<PartitionProduceResponse> answer = appenders.of(partition)
-                        .append(writableRecords(data.records()), version, acks)
-                        .thenApply(partitionResponse -> partitionResponse.setIndex(index));
-                pending.add(answer);
+                pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())
