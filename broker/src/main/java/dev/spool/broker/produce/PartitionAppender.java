@@ -178,6 +178,10 @@ public final class PartitionAppender {
         } catch (IllegalStateException e) {
             // The log was closed under us: the topic is being deleted.
             return error(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage());
+        } catch (RuntimeException e) {
+            // A bug, not bad input (validation answers that): this partition fails, the others go on.
+            LOG.error("Append to {} failed unexpectedly", partition, e);
+            return error(Errors.UNKNOWN_SERVER_ERROR, "Append failed: " + e);
         }
     }
 
