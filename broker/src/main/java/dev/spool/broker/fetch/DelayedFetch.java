@@ -42,14 +42,20 @@ final class DelayedFetch implements AppendListener {
 
     /** Starts waiting; the future completes with the response. */
     CompletableFuture<Message> park(long maxWaitMs) {
-        try {
-            timeout = executor.schedule(this::onTimeout, maxWaitMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            answer.completeExceptionally(e);
-            return answer;
-        }
         for (Partition partition : watched) {
             partition.addAppendListener(this);
+        }
+        ScheduledFuture<?> timer;
+        try {
+            timer = executor.schedule(this::onTimeout, maxWaitMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            fail(e);
+            return answer;
+        }
+        timeout = timer;
+        if (done.get()) {
+            // Finished before the timer was visible to it: cancel it here (one of the two sides always sees the other).
+            timer.cancel(false);
         }
         // An append between the first read and the registration above would otherwise go unnoticed.
         onAppend(null);

@@ -56,6 +56,11 @@ public final class Partition {
         appendListeners.remove(listener);
     }
 
+    /** Listeners registered now (parked fetches waiting on this partition). */
+    public int appendListenerCount() {
+        return appendListeners.size();
+    }
+
     /**
      * Tells the listeners that records were appended; whoever appends calls it once per append, after the
      * high watermark was updated, so that a woken fetch sees the new records.

@@ -79,6 +79,7 @@ class FetchHandlerTest {
         FetchResponseData response = answer.get(5, TimeUnit.SECONDS);
 
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - appendNanos)).isLessThan(1000);
+        assertThat(p0.appendListenerCount() + p1.appendListenerCount()).as("no listener left behind").isZero();
         assertThat(response.responses().get(0).partitions()).extracting(p -> p.records().sizeInBytes())
                 .satisfiesExactly(bytes -> assertThat(bytes).isZero(), bytes -> assertThat(bytes).isPositive());
     }
@@ -90,10 +91,27 @@ class FetchHandlerTest {
         FetchResponseData response = fetch(request(0, -1, 200, 1, 0, 0), 12).get(5, TimeUnit.SECONDS);
 
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)).isGreaterThanOrEqualTo(190);
+        assertThat(p0.appendListenerCount() + p1.appendListenerCount()).as("no listener left behind").isZero();
         assertThat(response.responses().get(0).partitions()).allSatisfy(p -> {
             assertThat(p.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(p.records().sizeInBytes()).isZero();
         });
+    }
+
+    @Test
+    void manyShortWaitsLeaveNoListenerBehind() throws Exception {
+        List<CompletableFuture<FetchResponseData>> answers = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            answers.add(fetch(request(0, -1, 1 + i % 3, 1, p0.log().logEndOffset(), p1.log().logEndOffset()), 12));
+            if (i % 50 == 0) {
+                TestPartitions.append(p1, 1, 10, 0);
+            }
+        }
+        for (CompletableFuture<FetchResponseData> answer : answers) {
+            answer.get(5, TimeUnit.SECONDS);
+        }
+
+        assertThat(p0.appendListenerCount() + p1.appendListenerCount()).isZero();
     }
 
     @Test
