@@ -31,7 +31,6 @@ import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.network.NetworkServer;
-import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.DescribeProducersHandler;
 import dev.spool.broker.produce.InitProducerIdHandler;
@@ -40,6 +39,7 @@ import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
+import dev.spool.log.LogManager;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.message.ApiKey;
@@ -87,18 +87,22 @@ public final class Broker implements AutoCloseable {
         });
         resources.add(scheduler::shutdownNow);
         try {
-            PartitionLog metadataPartition = PartitionLog.open(
-                    logDir.resolve(new TopicPartition(MetadataLog.TOPIC, 0).dirName()), LogConfig.defaults(), clock,
-                    scheduler);
+            // Every log, the metadata log included, is opened and recovered here; a topic's config is the
+            // defaults until the metadata image is loaded and the partition manager applies its overrides.
+            LogManager logs = LogManager.open(config.logDirs(), topic -> brokerLogConfig, clock, scheduler,
+                    new LogManager.Intervals(config.logRetentionCheckIntervalMs(),
+                            LogManager.Intervals.DEFAULTS.flushCheckIntervalMs(),
+                            LogManager.Intervals.DEFAULTS.checkpointIntervalMs()));
+            resources.add(0, logs);
+            PartitionLog metadataPartition = logs.getOrCreate(new TopicPartition(MetadataLog.TOPIC, 0));
             MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock,
                     config.metadataSnapshotIntervalRecords());
             resources.add(0, metadata);
             metadata.load();
             BrokerConfigLayers configLayers = new BrokerConfigLayers(config);
-            PartitionManager partitions = new PartitionManager(logDir, configLayers::topicLogDefaults, clock, scheduler);
+            PartitionManager partitions = new PartitionManager(logs, configLayers::topicLogDefaults);
             resources.add(0, partitions);
             metadata.addListener(partitions);
-            scheduleRetention(scheduler, partitions, config.logRetentionCheckIntervalMs());
 
             TopicController topics = new TopicController(config.nodeId(),
                     new TopicDefaults(config.numPartitions(), config.defaultReplicationFactor(), logDefaults),
@@ -199,19 +203,6 @@ public final class Broker implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
-    }
-
-    private static void scheduleRetention(ScheduledExecutorService scheduler, PartitionManager partitions,
-                                          long intervalMs) {
-        scheduler.scheduleWithFixedDelay(() -> {
-            for (Partition partition : partitions.all()) {
-                try {
-                    partition.log().deleteOldSegments();
-                } catch (IOException | RuntimeException e) {
-                    LOG.error("Retention check of {} failed", partition, e);
-                }
-            }
-        }, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** The endpoint clients are sent to: the first advertised listener, else the first bound one. */

@@ -25,7 +25,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,8 +87,6 @@ class RestartKeepsMetadataIT {
     }
 
     @Test
-    @Disabled("the broker opens partition logs without LogManager's log-start-offset-checkpoint, so a log start "
-            + "offset inside the first segment is lost on restart")
     void restartKeepsTheLogStartOffsetThatDeleteRecordsMoved() throws Exception {
         Path dataDir = Files.createTempDirectory("spool-restart-it-");
         SpoolProcess first = SpoolProcess.startIn(dataDir);

@@ -7,6 +7,7 @@ import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
+import dev.spool.log.LogManager;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
@@ -16,42 +17,58 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The partitions this broker hosts, kept in step with the metadata image: a new partition gets a
- * log directory, a config change reaches the log at once, a deleted topic's directories are renamed
- * {@code <topic>-<partition>.<id>-delete} and removed in the background, as Kafka does.
- * Thread-safe: lookups from any thread, changes from the metadata thread.
+ * log directory from the {@link LogManager} (which owns checkpoints, recovery, retention and the
+ * clean-shutdown marker), a config change reaches the log at once, a deleted topic's logs are
+ * removed. Thread-safe: lookups from any thread, changes from the metadata thread.
  */
 public final class PartitionManager implements MetadataListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionManager.class);
     private static final String PARTITION_METADATA_FILE = "partition.metadata";
 
-    private final Path logDir;
+    private final LogManager logs;
+    private final boolean ownsLogs;
     private final Function<MetadataImage, Map<String, String>> logConfigDefaults;
-    private final LogClock clock;
-    private final ScheduledExecutorService scheduler;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
 
     /**
+     * @param logs              the log directories' manager, opened by the broker and closed after this
      * @param logConfigDefaults the topic log config defaults in force in an image (server.properties
      *                          under the broker's dynamic settings), by topic config name
      */
+    public PartitionManager(LogManager logs, Function<MetadataImage, Map<String, String>> logConfigDefaults) {
+        this(logs, false, logConfigDefaults);
+    }
+
+    /** Over one log directory with a log manager of its own (closed with this), for tests and tools. */
     public PartitionManager(Path logDir, Function<MetadataImage, Map<String, String>> logConfigDefaults, LogClock clock,
                             ScheduledExecutorService scheduler) {
-        this.logDir = logDir;
-        this.logConfigDefaults = logConfigDefaults;
-        this.clock = clock;
-        this.scheduler = scheduler;
+        this(openLogs(logDir, clock, scheduler), true, logConfigDefaults);
+    }
+
+    private static LogManager openLogs(Path logDir, LogClock clock, ScheduledExecutorService scheduler) {
+        try {
+            return LogManager.open(List.of(logDir), topic -> LogConfig.defaults(), clock, scheduler,
+                    LogManager.Intervals.DEFAULTS);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the logs in " + logDir, e);
+        }
+    }
+
+    private PartitionManager(LogManager logs, boolean ownsLogs, Function<MetadataImage, Map<String, String>> defaults) {
+        this.logs = logs;
+        this.ownsLogs = ownsLogs;
+        this.logConfigDefaults = defaults;
     }
 
     /** The hosted partition, or null. */
@@ -74,7 +91,7 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
             TopicImage now = current.topic(topic.id());
             if (now == null) {
                 for (PartitionImage partition : topic.partitions().values()) {
-                    remove(new TopicPartition(topic.name(), partition.partition()), topic.id());
+                    remove(new TopicPartition(topic.name(), partition.partition()));
                 }
             }
         }
@@ -98,13 +115,15 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
     }
 
     private Partition open(TopicPartition topicPartition, Uuid topicId, LogConfig config, int leaderEpoch) {
-        Path dir = logDir.resolve(topicPartition.dirName());
         try {
-            PartitionLog log = PartitionLog.open(dir, config, clock, scheduler);
-            writePartitionMetadata(dir, topicId);
+            PartitionLog log = logs.getOrCreate(topicPartition);
+            if (!config.asProperties().equals(log.config().asProperties())) {
+                log.updateConfig(config);
+            }
+            writePartitionMetadata(log.dir(), topicId);
             return new Partition(topicPartition, topicId, log, leaderEpoch);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the log of " + topicPartition + " in " + dir, e);
+            throw new UncheckedIOException("cannot open the log of " + topicPartition, e);
         }
     }
 
@@ -120,42 +139,27 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
         }
     }
 
-    private void remove(TopicPartition topicPartition, Uuid topicId) {
-        Partition partition = partitions.remove(topicPartition);
-        if (partition == null) {
+    private void remove(TopicPartition topicPartition) {
+        if (partitions.remove(topicPartition) == null) {
             return;
         }
-        Path dir = partition.log().dir();
         try {
-            partition.log().close();
-            String uniqueId = topicId.toString().replace("-", "").replace("_", "");
-            Path renamed = dir.resolveSibling(topicPartition.dirName() + "." + uniqueId + "-delete");
-            Files.move(dir, renamed);
-            scheduler.execute(() -> deleteDirectory(renamed));
+            logs.delete(topicPartition);
         } catch (IOException e) {
-            LOG.error("Cannot remove the log of deleted partition {} in {}", topicPartition, dir, e);
+            LOG.error("Cannot remove the log of deleted partition {}", topicPartition, e);
         }
     }
 
-    private static void deleteDirectory(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            LOG.error("Cannot delete {}", dir, e);
-        }
-    }
-
+    /** Forgets the partitions; their logs are closed (flushed, checkpointed) by the log manager. */
     @Override
     public void close() {
-        for (Partition partition : partitions.values()) {
+        partitions.clear();
+        if (ownsLogs) {
             try {
-                partition.log().close();
+                logs.close();
             } catch (IOException e) {
-                LOG.error("Cannot close the log of {}", partition, e);
+                LOG.error("Cannot close the logs", e);
             }
         }
-        partitions.clear();
     }
 }
