@@ -5,6 +5,7 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
+import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import java.io.IOException;
@@ -27,6 +28,30 @@ final class PartitionFiles {
     /** Every record of {@code topic}-{@code partition} under {@code dataDir}, in offset order. */
     static List<Record> records(Path dataDir, String topic, int partition) throws IOException {
         List<Record> records = new ArrayList<>();
+        forEachBatch(dataDir, topic, partition, (batch, fromOffset) -> {
+            for (Record record : batch.records()) {
+                if (record.offset() >= fromOffset) {
+                    records.add(record);
+                }
+            }
+        });
+        return records;
+    }
+
+    /** The compression codec of each batch of the partition, in offset order. */
+    static List<CompressionType> compressionTypes(Path dataDir, String topic, int partition) throws IOException {
+        List<CompressionType> types = new ArrayList<>();
+        forEachBatch(dataDir, topic, partition, (batch, fromOffset) -> types.add(batch.compressionType()));
+        return types;
+    }
+
+    /** Told of each stored batch and the first offset not yet seen (a batch may start below it). */
+    private interface BatchVisitor {
+        void visit(RecordBatch batch, long fromOffset);
+    }
+
+    private static void forEachBatch(Path dataDir, String topic, int partition, BatchVisitor visitor)
+            throws IOException {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         try (PartitionLog log = PartitionLog.open(dataDir.resolve(new TopicPartition(topic, partition).dirName()),
                 LogConfig.defaults(), LogClock.SYSTEM, scheduler)) {
@@ -40,17 +65,12 @@ final class PartitionFiles {
                         break;
                     }
                     batch.wrap(bytes, position);
-                    for (Record record : batch.records()) {
-                        if (record.offset() >= next) {
-                            records.add(record);
-                        }
-                    }
+                    visitor.visit(batch, next);
                     next = Math.max(next, batch.nextOffset());
                 }
             }
         } finally {
             scheduler.shutdownNow();
         }
-        return records;
     }
 }

@@ -129,6 +129,15 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void underLogAppendTimeTheAnswerCarriesTheAppendTimeAlsoForADuplicate() throws IOException {
+        open(LogConfig.defaults().with(Map.of("message.timestamp.type", "LogAppendTime")));
+        assertThat(append(batch(PRODUCER, (short) 0, 0, 2)).logAppendTimeMs()).isEqualTo(NOW_MS);
+        PartitionProduceResponse retry = append(batch(PRODUCER, (short) 0, 0, 2));
+        assertThat(retry.baseOffset()).isZero();
+        assertThat(retry.logAppendTimeMs()).isEqualTo(NOW_MS);
+    }
+
+    @Test
     void aCleanShutdownSnapshotLetsARestartDeduplicateTheLastBatchWithoutReplay() throws IOException {
         open(LogConfig.defaults());
         append(batch(PRODUCER, (short) 0, 0, 2));
