@@ -36,7 +36,7 @@ class KillNineTest {
         Random random = new Random();
         long acknowledged = -1;
         for (int round = 0; round < 3; round++) {
-            acknowledged = Math.max(acknowledged, runAndKill(dir, 300 + random.nextInt(1500)));
+            acknowledged = Math.max(acknowledged, runAndKill(dir, 500 + random.nextInt(1500)));
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
             try (PartitionLog log = PartitionLog.open(dir, LogConfig.defaults(), System::currentTimeMillis, scheduler,
                     LogLoadOptions.UNKNOWN)) {
