@@ -19,7 +19,8 @@ public final class BrokerConfig {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerConfig.class);
 
     public static final ConfigKey<Integer> NODE_ID = ConfigKey.integer("node.id", 1,
-            "The id of this broker in the cluster.");
+            "The id of this broker in the cluster.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<String> LISTENERS = ConfigKey.list("listeners", "PLAINTEXT://127.0.0.1:9092",
             "Comma-separated NAME://host:port endpoints to listen on; port 0 picks a free port.");
     public static final ConfigKey<String> ADVERTISED_LISTENERS = ConfigKey.list("advertised.listeners", null,
@@ -29,56 +30,81 @@ public final class BrokerConfig {
     public static final ConfigKey<String> LOG_DIR = ConfigKey.list("log.dir", "./data",
             "The directory of the partition logs when log.dirs is not set.");
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = ConfigKey.integer("socket.request.max.bytes",
-            104857600, "The largest request frame accepted; a larger one closes the connection.");
+            104857600, "The largest request frame accepted; a larger one closes the connection.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> NUM_NETWORK_THREADS = ConfigKey.integer("num.network.threads", 0,
-            "Network event loop threads; 0 means one per core.");
+            "Network event loop threads; 0 means one per core.")
+            .validatedBy(ConfigValidator.atLeast(0));
 
     public static final ConfigKey<Boolean> AUTO_CREATE_TOPICS_ENABLE = ConfigKey.bool("auto.create.topics.enable",
             true, "Create a topic that a client asks metadata for when it does not exist.");
     public static final ConfigKey<Integer> NUM_PARTITIONS = ConfigKey.integer("num.partitions", 1,
-            "Partitions of a topic created without a partition count.");
+            "Partitions of a topic created without a partition count.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> DEFAULT_REPLICATION_FACTOR = ConfigKey.integer("default.replication.factor",
-            1, "Replication factor of a topic created without one.");
+            1, "Replication factor of a topic created without one.")
+            .validatedBy(ConfigValidator.between(1, Short.MAX_VALUE));
     public static final ConfigKey<Long> LOG_RETENTION_CHECK_INTERVAL_MS = ConfigKey.longValue(
-            "log.retention.check.interval.ms", 300000, "How often segments past retention are looked for.");
+            "log.retention.check.interval.ms", 300000, "How often segments past retention are looked for.")
+            .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Long> METADATA_SNAPSHOT_INTERVAL_RECORDS = ConfigKey.longValue(
             "metadata.log.max.records.between.snapshots", 20000,
             "Metadata records appended after which the metadata image is snapshotted (Spool counts records where "
-                    + "Kafka counts bytes, metadata.log.max.record.bytes.between.snapshots).");
+                    + "Kafka counts bytes, metadata.log.max.record.bytes.between.snapshots).")
+            .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Integer> NUM_IO_THREADS = ConfigKey.integer("num.io.threads", 8,
-            "Threads that validate and append produced records (appends to one partition run one at a time).");
+            "Threads that validate and append produced records (appends to one partition run one at a time).")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_MS = ConfigKey.longValue("producer.id.expiration.ms",
-            86400000, "How long a partition keeps an idle idempotent producer's state after its last batch.");
+            86400000, "How long a partition keeps an idle idempotent producer's state after its last batch.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = ConfigKey.longValue(
-            "producer.id.expiration.check.interval.ms", 600000, "How often expired producer ids are removed.");
+            "producer.id.expiration.check.interval.ms", 600000, "How often expired producer ids are removed.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = ConfigKey.integer(
             "max.incremental.fetch.session.cache.slots", 1000,
-            "Incremental fetch sessions (KIP-227) the broker keeps; 0 answers every fetch without a session.");
+            "Incremental fetch sessions (KIP-227) the broker keeps; 0 answers every fetch without a session.")
+            .validatedBy(ConfigValidator.atLeast(0));
 
     public static final ConfigKey<Integer> OFFSETS_TOPIC_NUM_PARTITIONS = ConfigKey.integer(
-            "offsets.topic.num.partitions", 50, "Partitions of __consumer_offsets, fixed once the topic exists.");
+            "offsets.topic.num.partitions", 50, "Partitions of __consumer_offsets, fixed once the topic exists.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR = ConfigKey.integer(
             "offsets.topic.replication.factor", 1,
-            "Replication factor of __consumer_offsets (Kafka's default is 3; one broker has one replica).");
+            "Replication factor of __consumer_offsets (Kafka's default is 3; one broker has one replica).")
+            .validatedBy(ConfigValidator.between(1, Short.MAX_VALUE));
     public static final ConfigKey<Integer> OFFSETS_TOPIC_SEGMENT_BYTES = ConfigKey.integer(
-            "offsets.topic.segment.bytes", 104857600, "segment.bytes of __consumer_offsets.");
+            "offsets.topic.segment.bytes", 104857600, "segment.bytes of __consumer_offsets.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> OFFSETS_RETENTION_MINUTES = ConfigKey.integer("offsets.retention.minutes",
-            10080, "How long the committed offsets of a group that became empty (or of a simple consumer) are kept.");
+            10080, "How long the committed offsets of a group that became empty (or of a simple consumer) are kept.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Long> OFFSETS_RETENTION_CHECK_INTERVAL_MS = ConfigKey.longValue(
-            "offsets.retention.check.interval.ms", 600000, "How often expired committed offsets are removed.");
+            "offsets.retention.check.interval.ms", 600000, "How often expired committed offsets are removed.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> OFFSET_METADATA_MAX_BYTES = ConfigKey.integer("offset.metadata.max.bytes",
-            4096, "The longest metadata string a committed offset may carry.");
+            4096, "The longest metadata string a committed offset may carry.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<Integer> GROUP_INITIAL_REBALANCE_DELAY_MS = ConfigKey.integer(
             "group.initial.rebalance.delay.ms", 3000,
-            "How long the first rebalance of an empty group waits for more members to join.");
+            "How long the first rebalance of an empty group waits for more members to join.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<Integer> GROUP_MIN_SESSION_TIMEOUT_MS = ConfigKey.integer(
-            "group.min.session.timeout.ms", 6000, "The smallest session timeout a group member may ask for.");
+            "group.min.session.timeout.ms", 6000, "The smallest session timeout a group member may ask for.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<Integer> GROUP_MAX_SESSION_TIMEOUT_MS = ConfigKey.integer(
-            "group.max.session.timeout.ms", 1800000, "The largest session timeout a group member may ask for.");
+            "group.max.session.timeout.ms", 1800000, "The largest session timeout a group member may ask for.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<Integer> GROUP_MAX_SIZE = ConfigKey.integer("group.max.size", Integer.MAX_VALUE,
-            "The most members a classic group may have.");
+            "The most members a classic group may have.")
+            .validatedBy(ConfigValidator.atLeast(1));
+
+    public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
+            "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
+                    + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
+                    + "exposes JMX, which Prometheus reaches only through an agent.");
 
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
@@ -87,7 +113,8 @@ public final class BrokerConfig {
             PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
-            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE);
+            GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
+            METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -159,6 +186,28 @@ public final class BrokerConfig {
         listeners();
         advertisedListeners();
         logDirs();
+        metricsListener();
+        checkLogDefaults();
+    }
+
+    /** Each topic default set here must be a valid value of its topic config: refused naming the broker setting. */
+    private void checkLogDefaults() {
+        for (LogDefaultSetting setting : LOG_DEFAULTS) {
+            String raw = values.get(setting.brokerName());
+            if (raw == null) {
+                continue;
+            }
+            setting.check(raw);
+        }
+    }
+
+    /** The metrics endpoint, or null when none is configured. */
+    public Endpoint metricsListener() {
+        String listener = get(METRICS_LISTENER);
+        if (listener == null || listener.isBlank()) {
+            return null;
+        }
+        return Endpoint.parse("HTTP://" + listener.trim(), METRICS_LISTENER.name());
     }
 
     private static boolean isDeclared(String name) {

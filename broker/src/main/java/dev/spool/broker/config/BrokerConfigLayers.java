@@ -41,7 +41,7 @@ public final class BrokerConfigLayers {
      * log.retention.ms and log.retention.minutes default to unset): the topic config's default in
      * that setting's unit.
      */
-    private static Map<String, String> declaredDefaults() {
+    static Map<String, String> declaredDefaults() {
         Map<String, String> defaults = new HashMap<>();
         for (ConfigKey<?> key : BrokerConfig.ALL) {
             if (key.defaultValue() != null) {

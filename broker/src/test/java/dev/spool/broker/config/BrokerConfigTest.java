@@ -119,11 +119,31 @@ class BrokerConfigTest {
     }
 
     @Test
-    void nonNumericRetentionHoursRaiseConfigException() {
-        BrokerConfig config = new BrokerConfig(Map.of("log.retention.hours", "soon"));
+    void nonNumericRetentionHoursAreRefusedNamingSettingAndValue() {
+        assertRefused(Map.of("log.retention.hours", "soon"), "log.retention.hours", "'soon'", "not a number");
+    }
 
-        assertThatThrownBy(config::logConfigDefaults).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("log.retention.hours");
+    @Test
+    void invalidTopicDefaultsAreRefusedNamingSettingAndValue() {
+        assertRefused(Map.of("log.segment.bytes", "10"), "log.segment.bytes", "'10'", "minimum");
+        assertRefused(Map.of("log.message.timestamp.type", "Whenever"), "log.message.timestamp.type", "'Whenever'");
+        assertRefused(Map.of("log.cleanup.policy", "shred"), "log.cleanup.policy", "shred");
+        assertRefused(Map.of("log.retention.hours", "99999999999999999"), "log.retention.hours", "too large");
+    }
+
+    @Test
+    void valuesOutsideTheirRuleAreRefusedNamingSettingValueAndRule() {
+        assertRefused(Map.of("num.partitions", "0"), "num.partitions", "'0'", "at least 1");
+        assertRefused(Map.of("default.replication.factor", "40000"), "default.replication.factor", "from 1 to 32767");
+        assertRefused(Map.of("auto.create.topics.enable", "yes"), "auto.create.topics.enable", "'yes'");
+    }
+
+    @Test
+    void metricsListenerIsOffByDefaultAndParsedAsHostAndPort() {
+        assertThat(new BrokerConfig(Map.of()).metricsListener()).isNull();
+        assertThat(new BrokerConfig(Map.of("metrics.listener", "127.0.0.1:9404")).metricsListener())
+                .isEqualTo(new Endpoint("HTTP", "127.0.0.1", 9404));
+        assertRefused(Map.of("metrics.listener", "127.0.0.1:x"), "metrics.listener");
     }
 
     @Test

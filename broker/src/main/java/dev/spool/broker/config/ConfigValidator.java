@@ -1,0 +1,73 @@
+package dev.spool.broker.config;
+
+import java.util.List;
+
+/**
+ * The rule a setting's parsed value must follow, with the words the generated CONFIGURATION.md
+ * shows for it. Implementations are immutable and thread-safe.
+ *
+ * @param <T> the setting's value type
+ */
+public interface ConfigValidator<T> {
+
+    /** Accepts every value. */
+    ConfigValidator<Object> ANY = new ConfigValidator<>() {
+        @Override
+        public String problem(Object value) {
+            return null;
+        }
+
+        @Override
+        public String describe() {
+            return "";
+        }
+    };
+
+    /** Why {@code value} is not allowed, or null when it is. */
+    String problem(T value);
+
+    /** The allowed values in a few words ("at least 0", "one of a, b"), empty when any value is. */
+    String describe();
+
+    /** A number no smaller than {@code minimum}. */
+    static <N extends Number> ConfigValidator<N> atLeast(long minimum) {
+        return between(minimum, Long.MAX_VALUE);
+    }
+
+    /** A number from {@code minimum} to {@code maximum}, both included. */
+    static <N extends Number> ConfigValidator<N> between(long minimum, long maximum) {
+        return new ConfigValidator<>() {
+            @Override
+            public String problem(N value) {
+                long number = value.longValue();
+                return number < minimum || number > maximum ? "must be " + describe() : null;
+            }
+
+            @Override
+            public String describe() {
+                return maximum == Long.MAX_VALUE ? "at least " + minimum : "from " + minimum + " to " + maximum;
+            }
+        };
+    }
+
+    /** One of the given strings, compared ignoring case. */
+    static ConfigValidator<String> oneOf(String... allowed) {
+        List<String> values = List.of(allowed);
+        return new ConfigValidator<>() {
+            @Override
+            public String problem(String value) {
+                for (String candidate : values) {
+                    if (candidate.equalsIgnoreCase(value.trim())) {
+                        return null;
+                    }
+                }
+                return "must be " + describe();
+            }
+
+            @Override
+            public String describe() {
+                return "one of " + String.join(", ", values);
+            }
+        };
+    }
+}
