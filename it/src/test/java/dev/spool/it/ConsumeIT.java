@@ -30,6 +30,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -149,6 +150,57 @@ class ConsumeIT {
                 }
             }
         }
+    }
+
+    @Test
+    void keyedRecordsLandInTheirHashPartitionInOrderAndUnkeyedOnesSpread() throws Exception {
+        int partitions = 3;
+        ProduceIT.createTopic(spool.bootstrap(), "keyed", partitions, Map.of());
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int i = 0; i < 300; i++) {
+                producer.send(new ProducerRecord<>("keyed", bytes("key-" + (i % 10)), bytes("keyed-" + i)));
+            }
+            producer.flush();
+        }
+        // Without a key the producer sticks to a partition for batch.size bytes (KIP-794), then moves on.
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.BATCH_SIZE_CONFIG, 1024))) {
+            for (int i = 0; i < 300; i++) {
+                producer.send(new ProducerRecord<>("keyed", null, bytes("unkeyed-" + i + "-" + "x".repeat(100))));
+            }
+            producer.flush();
+        }
+        Map<String, Integer> partitionOfKey = new HashMap<>();
+        Map<String, List<Integer>> sequenceOfKey = new HashMap<>();
+        Map<Integer, Integer> unkeyedPerPartition = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of())) {
+            for (int partition = 0; partition < partitions; partition++) {
+                TopicPartition tp = new TopicPartition("keyed", partition);
+                consumer.assign(List.of(tp));
+                consumer.seek(tp, 0);
+                long end = consumer.endOffsets(List.of(tp)).get(tp);
+                for (ConsumerRecord<byte[], byte[]> record : poll(consumer, (int) end)) {
+                    String value = new String(record.value(), StandardCharsets.UTF_8);
+                    if (record.key() == null) {
+                        unkeyedPerPartition.merge(partition, 1, Integer::sum);
+                        continue;
+                    }
+                    String key = new String(record.key(), StandardCharsets.UTF_8);
+                    assertThat(partitionOfKey.putIfAbsent(key, partition)).as(key).isIn(null, partition);
+                    sequenceOfKey.computeIfAbsent(key, k -> new ArrayList<>())
+                            .add(Integer.parseInt(value.substring("keyed-".length())));
+                }
+            }
+        }
+        assertThat(partitionOfKey).hasSize(10);
+        partitionOfKey.forEach((key, partition) -> assertThat(partition).as(key)
+                .isEqualTo(Utils.toPositive(Utils.murmur2(bytes(key))) % partitions));
+        sequenceOfKey.forEach((key, sequence) -> assertThat(sequence).as(key).hasSize(30).isSorted());
+        assertThat(unkeyedPerPartition.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(300);
+        assertThat(unkeyedPerPartition).as("records without a key spread over partitions").hasSizeGreaterThan(1);
     }
 
     @Test
