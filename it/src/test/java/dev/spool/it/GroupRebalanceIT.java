@@ -1,0 +1,118 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Three Java consumers (each in its own JVM) share a 6-partition topic: every partition has exactly
+ * one owner; one member is killed with SIGKILL (no LeaveGroup) and its partitions move to the others
+ * within the session timeout; a new member joins and the load spreads again. Range, round-robin and
+ * cooperative-sticky assignors.
+ */
+class GroupRebalanceIT {
+
+    private static final int PARTITIONS = 6;
+    /** Session timeout plus the rejoin and a little scheduling slack. */
+    private static final long MOVE_DEADLINE_MS = GroupMemberMain.SESSION_TIMEOUT_MS + 7000;
+
+    private static SpoolProcess spool;
+    private static Admin admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        spool = SpoolProcess.start("group.initial.rebalance.delay.ms=0", "group.min.session.timeout.ms=1000");
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap());
+        admin = Admin.create(props);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (admin != null) {
+            admin.close();
+        }
+        if (spool != null) {
+            spool.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"org.apache.kafka.clients.consumer.RangeAssignor",
+        "org.apache.kafka.clients.consumer.RoundRobinAssignor",
+        "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"})
+    void partitionsHaveOneOwnerAndMoveWhenAMemberDiesOrJoins(String assignor) throws Exception {
+        String name = assignor.substring(assignor.lastIndexOf('.') + 1).toLowerCase();
+        String topic = "rebalance-" + name;
+        String group = "group-" + name;
+        admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
+        List<GroupMemberProcess> members = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                members.add(GroupMemberProcess.start(spool.bootstrap(), topic, group, assignor));
+            }
+            awaitAssignment(members, sizes -> sizes.equals(List.of(2, 2, 2)), 60_000);
+            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            assertThat(described.members()).hasSize(3);
+
+            GroupMemberProcess victim = members.remove(0);
+            victim.kill();
+            long killedAtNanos = System.nanoTime();
+            awaitAssignment(members, sizes -> sizes.equals(List.of(3, 3)), MOVE_DEADLINE_MS);
+            assertThat((System.nanoTime() - killedAtNanos) / 1_000_000).isLessThan(MOVE_DEADLINE_MS);
+
+            members.add(GroupMemberProcess.start(spool.bootstrap(), topic, group, assignor));
+            awaitAssignment(members, sizes -> sizes.equals(List.of(2, 2, 2)), 30_000);
+        } finally {
+            for (GroupMemberProcess member : members) {
+                member.close();
+            }
+        }
+    }
+
+    /**
+     * Waits until the members' assignments are disjoint, cover every partition, and have the sizes
+     * {@code expectedSizes} accepts (sorted descending).
+     */
+    private static void awaitAssignment(List<GroupMemberProcess> members, Predicate<List<Integer>> expectedSizes,
+                                        long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            List<Integer> sizes = new ArrayList<>();
+            Set<Integer> union = new HashSet<>();
+            int total = 0;
+            for (GroupMemberProcess member : members) {
+                Set<Integer> owned = member.assignment();
+                sizes.add(owned.size());
+                union.addAll(owned);
+                total += owned.size();
+            }
+            sizes.sort((a, b) -> b - a);
+            if (total == PARTITIONS && union.size() == PARTITIONS && expectedSizes.test(sizes)) {
+                return;
+            }
+            last = sizes + " " + union;
+            Thread.sleep(50);
+        }
+        StringBuilder outputs = new StringBuilder();
+        for (GroupMemberProcess member : members) {
+            outputs.append("\n--- member:\n").append(member.output());
+        }
+        throw new AssertionError("assignments did not settle within " + timeoutMs + " ms; last " + last + outputs
+                + "\n--- broker:\n" + String.join("\n", spool.output()));
+    }
+}
