@@ -14,10 +14,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * A fetch parked until {@code min_bytes} are there or {@code max_wait_ms} has passed: no thread waits
- * for it. It listens to the appends of the partitions it reads; an append schedules one re-read on the
- * wait executor (never on the appending thread), and the timeout answers with whatever is there then.
- * Thread-safe: the first of them to finish wins, the others find it done.
+ * Thread-safe: an append's re-read and the timeout may race, and the first to finish wins. A fetch parked
+ * until {@code min_bytes} are there or {@code max_wait_ms} has passed: no thread waits for it. It listens to
+ * the appends of the partitions it reads; an append schedules one re-read on the wait executor (never on the
+ * appending thread), and the timeout answers with whatever is there then.
  */
 final class DelayedFetch implements AppendListener {
 

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A fetch request resolved against the fetch sessions (KIP-227): which partitions to read, in which
- * order, and how to answer. Session id 0 with epoch -1 is a full fetch without a session; epoch 0 opens
- * a session (closing the one named, if any); epoch -1 with a session id closes it and fetches in full;
- * any other epoch is an incremental request that must carry the session's expected epoch, adds or
- * updates the partitions it names, drops the forgotten ones, and is answered with only the partitions
- * that changed. Immutable (the session it refers to is thread-safe).
+ * Immutable (the session it refers to is thread-safe). A fetch request resolved against the fetch sessions
+ * (KIP-227): which partitions to read, in which order, and how to answer. Session id 0 with epoch -1 is a
+ * full fetch without a session; epoch 0 opens a session (closing the one named, if any); epoch -1 with a
+ * session id closes it and fetches in full; any other epoch is an incremental request that must carry the
+ * session's expected epoch, adds or updates the partitions it names, drops the forgotten ones, and is
+ * answered with only the partitions that changed.
  *
  * @param partitions        what to read, in order
  * @param responseSessionId the session id to answer with (0: none)

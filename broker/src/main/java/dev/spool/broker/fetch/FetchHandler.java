@@ -18,12 +18,12 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.LongSupplier;
 
 /**
- * Fetch, for consumers (v4 to v18; topic ids from v13): resolves the request against the fetch sessions,
- * reads the partitions within the byte limits, and answers at once when {@code min_bytes} are there,
- * the wait is 0 or a partition failed; otherwise parks the request as a {@link DelayedFetch} until
- * appends bring enough bytes or {@code max_wait_ms} passes. Records are answered as regions of the
- * segment files, sent with sendfile. {@code read_committed} reads like {@code read_uncommitted} until
- * transactions exist (last stable offset = high watermark, no aborted transactions). Thread-safe.
+ * Thread-safe. Fetch, for consumers (v4 to v18; topic ids from v13): resolves the request against the fetch
+ * sessions, reads the partitions within the byte limits, and answers at once when {@code min_bytes} are
+ * there, the wait is 0 or a partition failed; otherwise parks the request as a {@link DelayedFetch} until
+ * appends bring enough bytes or {@code max_wait_ms} passes. Records are answered as regions of the segment
+ * files, sent with sendfile. {@code read_committed} reads like {@code read_uncommitted} until transactions
+ * exist (last stable offset = high watermark, no aborted transactions).
  */
 public final class FetchHandler implements ApiHandler, AutoCloseable {
 

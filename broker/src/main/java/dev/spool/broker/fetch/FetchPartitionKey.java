@@ -3,8 +3,8 @@ package dev.spool.broker.fetch;
 import dev.spool.protocol.types.Uuid;
 
 /**
- * Names one partition of a fetch: by topic id from Fetch v13 on, by topic name before (the other part
- * is then null). Immutable.
+ * Immutable. Names one partition of a fetch: by topic id from Fetch v13 on, by topic name before (the other
+ * part is then null).
  */
 record FetchPartitionKey(Uuid topicId, String topic, int partition) {
 

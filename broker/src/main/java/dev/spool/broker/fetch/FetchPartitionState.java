@@ -3,10 +3,10 @@ package dev.spool.broker.fetch;
 import dev.spool.protocol.Errors;
 
 /**
- * What a fetcher asked of one partition (fetch offset, max bytes, the leader epoch it knows) and, in a
- * fetch session, what the last response told it (high watermark, last stable offset, log start
- * offset), so that an incremental response leaves out the partitions where nothing changed (KIP-227).
- * Not thread-safe: owned by one request, or by its session under the session's lock.
+ * Not thread-safe: owned by one request, or by its session under the session's lock. What a fetcher asked of
+ * one partition (fetch offset, max bytes, the leader epoch it knows) and, in a fetch session, what the last
+ * response told it (high watermark, last stable offset, log start offset), so that an incremental response
+ * leaves out the partitions where nothing changed (KIP-227).
  */
 final class FetchPartitionState {
 

@@ -16,12 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the partitions of one fetch, in order, within its byte limits: each partition gets at most its
- * {@code partition_max_bytes} and what is left of the response's {@code max_bytes}, except that the
- * first partition with data returns at least one whole batch even when that batch is larger (KIP-74),
- * so that a consumer never gets stuck behind a large batch. Consumers read up to the high watermark.
- * Nothing is copied: the records are regions of the segment files. Thread-safe (stateless but for the
- * lookup).
+ * Thread-safe (stateless but for the lookup). Reads the partitions of one fetch, in order, within its byte
+ * limits: each partition gets at most its {@code partition_max_bytes} and what is left of the response's
+ * {@code max_bytes}, except that the first partition with data returns at least one whole batch even when
+ * that batch is larger (KIP-74), so that a consumer never gets stuck behind a large batch. Consumers read up
+ * to the high watermark. Nothing is copied: the records are regions of the segment files.
  */
 final class FetchReader {
 

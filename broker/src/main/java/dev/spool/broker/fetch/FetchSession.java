@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One incremental fetch session (KIP-227): the partitions a fetcher reads, in the order they are
- * served, and the epoch its next request must carry. Partitions that returned records move to the back
- * so that a response cut by {@code max.bytes} serves the others next time. Thread-safe: every method
- * holds the session's lock, and callers that combine calls hold it too ({@code synchronized (session)}).
+ * Thread-safe: every method holds the session's lock, and callers that combine calls hold it too
+ * ({@code synchronized (session)}). One incremental fetch session (KIP-227): the partitions a fetcher reads,
+ * in the order they are served, and the epoch its next request must carry. Partitions that returned records
+ * move to the back so that a response cut by {@code max.bytes} serves the others next time.
  */
 final class FetchSession {
 

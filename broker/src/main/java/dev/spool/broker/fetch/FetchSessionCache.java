@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The broker's incremental fetch sessions (KIP-227), at most {@code max.incremental.fetch.session.cache.slots}
- * of them. When full, a new session takes the slot of one idle for {@code evictionMs} (Kafka's
- * {@code min.incremental.fetch.session.eviction.ms}, 120 s), else of the least recently used session
- * smaller than itself, else it is not created and the fetcher goes on with full requests. Thread-safe.
+ * Thread-safe. The broker's incremental fetch sessions (KIP-227), at most
+ * {@code max.incremental.fetch.session.cache.slots} of them. When full, a new session takes the slot of one
+ * idle for {@code evictionMs} (Kafka's {@code min.incremental.fetch.session.eviction.ms}, 120 s), else of
+ * the least recently used session smaller than itself, else it is not created and the fetcher goes on with
+ * full requests.
  */
 public final class FetchSessionCache {
 

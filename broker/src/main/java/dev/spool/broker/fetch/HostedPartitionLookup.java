@@ -8,8 +8,8 @@ import dev.spool.protocol.types.Uuid;
 import java.util.function.Supplier;
 
 /**
- * {@link PartitionLookup} over this broker's partitions, with topic ids resolved through the current
- * metadata image. Thread-safe.
+ * Thread-safe. {@link PartitionLookup} over this broker's partitions, with topic ids resolved through the
+ * current metadata image.
  */
 public final class HostedPartitionLookup implements PartitionLookup {
 

@@ -3,9 +3,9 @@ package dev.spool.broker.fetch;
 import dev.spool.protocol.Errors;
 
 /**
- * The current-leader-epoch check of KIP-320 that Fetch (v9+), ListOffsets (v4+) and
- * OffsetForLeaderEpoch make before serving a partition: a client that knows an older epoch is fenced,
- * one that knows a newer epoch than this broker is ahead of it. Thread-safe (stateless).
+ * Thread-safe (stateless). The current-leader-epoch check of KIP-320 that Fetch (v9+), ListOffsets (v4+) and
+ * OffsetForLeaderEpoch make before serving a partition: a client that knows an older epoch is fenced, one
+ * that knows a newer epoch than this broker is ahead of it.
  */
 final class LeaderEpochCheck {
 

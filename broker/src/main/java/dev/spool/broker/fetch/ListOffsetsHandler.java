@@ -23,13 +23,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * ListOffsets (v1 to v11): per partition, the offset for a timestamp as a consumer sees the log (up to
- * the high watermark; the last stable offset for {@code read_committed}, the same until transactions
+ * Thread-safe. ListOffsets (v1 to v11): per partition, the offset for a timestamp as a consumer sees the log
+ * (up to the high watermark; the last stable offset for {@code read_committed}, the same until transactions
  * exist). Special timestamps: -1 latest (the high watermark, with the current leader epoch), -2 earliest
  * (the log start offset), -3 the record with the largest timestamp, -4 earliest local (the log start,
- * without tiered storage), -5 latest tiered and -6 earliest pending upload (none without tiered
- * storage: offset -1). Any other time finds the first record whose timestamp is at or after it, or
- * offset -1. Thread-safe.
+ * without tiered storage), -5 latest tiered and -6 earliest pending upload (none without tiered storage:
+ * offset -1). Any other time finds the first record whose timestamp is at or after it, or offset -1.
  */
 public final class ListOffsetsHandler implements ApiHandler {
 

@@ -19,10 +19,10 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * OffsetForLeaderEpoch (v2 to v4): for each partition, the end offset of the requested leader epoch
- * from the partition's leader epoch cache, which a consumer compares with its position after a leader
- * change (KIP-320) and a follower with its log. The end of an epoch is the start of the next larger
- * one; of the current epoch, the log end offset. Thread-safe.
+ * Thread-safe. OffsetForLeaderEpoch (v2 to v4): for each partition, the end offset of the requested leader
+ * epoch from the partition's leader epoch cache, which a consumer compares with its position after a leader
+ * change (KIP-320) and a follower with its log. The end of an epoch is the start of the next larger one; of
+ * the current epoch, the log end offset.
  */
 public final class OffsetForLeaderEpochHandler implements ApiHandler {
 

@@ -4,8 +4,8 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.protocol.types.Uuid;
 
 /**
- * Finds the hosted partition a read request names, by topic name (older versions) or topic id (Fetch
- * v13+). Implementations are thread-safe.
+ * Implementations are thread-safe. Finds the hosted partition a read request names, by topic name (older
+ * versions) or topic id (Fetch v13+).
  */
 public interface PartitionLookup {
 

@@ -5,7 +5,7 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.types.Records;
 
 /**
- * What a fetch read from one partition. Offsets are -1 with an error, as Kafka answers. Immutable.
+ * Immutable. What a fetch read from one partition. Offsets are -1 with an error, as Kafka answers.
  *
  * @param state            what was asked
  * @param partition        the hosted partition, or null when it is unknown

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes protocol types into a Netty buffer. Records held in memory are copied in; {@link FileRecords}
- * are not: the buffer is cut there and the records become a file region between the buffer's pieces,
- * sent with sendfile. The buffer should be sized for everything but the file records. Not thread-safe.
+ * Not thread-safe. Writes protocol types into a Netty buffer. Records held in memory are copied in;
+ * {@link FileRecords} are not: the buffer is cut there and the records become a file region between the
+ * buffer's pieces, sent with sendfile. The buffer should be sized for everything but the file records.
  */
 final class ByteBufWriter implements ProtocolWriter {
 

@@ -5,10 +5,10 @@ import io.netty.channel.FileRegion;
 import java.nio.channels.FileChannel;
 
 /**
- * Records that stay in a file: a region of a segment's {@code .log} file, sent to the socket with
- * sendfile when the response is written instead of being copied through the heap. The channel belongs
- * to the segment, which keeps it open for {@code file.delete.delay.ms} after deleting it, so a response
- * in flight is never cut off; this class never closes it. Immutable.
+ * Immutable. Records that stay in a file: a region of a segment's {@code .log} file, sent to the socket with
+ * sendfile when the response is written instead of being copied through the heap. The channel belongs to the
+ * segment, which keeps it open for {@code file.delete.delay.ms} after deleting it, so a response in flight
+ * is never cut off; this class never closes it.
  */
 public final class FileRecords implements Records {
 

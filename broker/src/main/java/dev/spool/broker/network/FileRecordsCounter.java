@@ -4,8 +4,8 @@ import dev.spool.protocol.types.ProtocolWriter;
 import dev.spool.protocol.types.Records;
 
 /**
- * A writer that writes nothing and counts the bytes of the {@link FileRecords} a message holds, so that
- * the buffer for the rest of its frame is allocated at its exact size. Not thread-safe.
+ * Not thread-safe. A writer that writes nothing and counts the bytes of the {@link FileRecords} a message
+ * holds, so that the buffer for the rest of its frame is allocated at its exact size.
  */
 final class FileRecordsCounter implements ProtocolWriter {
 

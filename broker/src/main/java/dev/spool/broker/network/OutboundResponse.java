@@ -7,10 +7,10 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.List;
 
 /**
- * One serialized response frame as the pieces written to the socket in order: buffers for the header
- * and the fields, file regions for the records that stay in segment files. Owns a reference to each
- * piece until {@link #writeTo} hands them to the channel or {@link #release} drops them. Not
- * thread-safe: used on the channel's event loop.
+ * Not thread-safe: used on the channel's event loop. One serialized response frame as the pieces written to
+ * the socket in order: buffers for the header and the fields, file regions for the records that stay in
+ * segment files. Owns a reference to each piece until {@link #writeTo} hands them to the channel or
+ * {@link #release} drops them.
  */
 final class OutboundResponse {
 

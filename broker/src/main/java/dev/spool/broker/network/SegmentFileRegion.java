@@ -4,8 +4,8 @@ import io.netty.channel.DefaultFileRegion;
 import java.nio.channels.FileChannel;
 
 /**
- * A file region over a segment file that, once written and released, leaves the file open: the segment
- * owns the channel and closes it itself. Not thread-safe: written by one channel's event loop.
+ * Not thread-safe: written by one channel's event loop. A file region over a segment file that, once written
+ * and released, leaves the file open: the segment owns the channel and closes it itself.
  *
  * <p>Design note: it extends {@link DefaultFileRegion} rather than implementing {@code FileRegion},
  * because Netty's epoll transport sends exactly that class with a native {@code sendfile}, and any
