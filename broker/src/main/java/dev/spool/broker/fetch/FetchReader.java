@@ -78,6 +78,11 @@ final class FetchReader {
         if (fetchOffset < logStartOffset || fetchOffset > log.logEndOffset()) {
             return PartitionRead.failed(state, partition, Errors.OFFSET_OUT_OF_RANGE);
         }
+        if (maxBytes == 0 && !minOneBatch) {
+            // The response is full: the partition is answered with its offsets only, without a look at the log.
+            return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, logStartOffset,
+                    NO_RECORDS);
+        }
         try {
             FetchSlice slice = log.read(fetchOffset, maxBytes, highWatermark, minOneBatch);
             Records records = slice.isEmpty() ? NO_RECORDS
