@@ -118,15 +118,19 @@ public final class PartitionAppender {
     }
 
     private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks) {
-        PartitionLog log = partition.log();
         try {
             if (closed) {
                 return error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down");
             }
             ensureLoaded();
-            LogConfig config = log.config();
-            long nowMs = clock.nowMs();
-            Rejection rejection = validator.validate(records, produceVersion, config, nowMs);
+            LogConfig config = partition.log().config();
+            // Kafka checks the in-sync replicas before it looks at the records.
+            if (acks == ACKS_ALL && config.minInsyncReplicas > IN_SYNC_REPLICAS) {
+                return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
+                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = "
+                        + config.minInsyncReplicas);
+            }
+            Rejection rejection = validator.validate(records, produceVersion, config, clock.nowMs());
             if (rejection != null) {
                 LOG.debug("Refused a batch for {}: {} {}", partition, rejection.error(), rejection.message());
                 return error(rejection.error(), rejection.message()).setRecordErrors(rejection.recordErrors());
@@ -146,32 +150,7 @@ public final class PartitionAppender {
                     return refused;
                 }
             }
-            if (acks == ACKS_ALL && config.minInsyncReplicas > IN_SYNC_REPLICAS) {
-                return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
-                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = "
-                        + config.minInsyncReplicas);
-            }
-            AppendInfo info = log.appendAsLeader(records, partition.leaderEpoch());
-            try {
-                maybeSnapshotAfterRoll(info.firstOffset());
-            } catch (IOException e) {
-                // The records are written; a missing snapshot only makes the next recovery replay more.
-                LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
-            }
-            if (producerId != RecordBatchLayout.NO_PRODUCER_ID) {
-                producerState.onBatchWritten(producerId, epoch, firstSequence, lastSequence, info.firstOffset(),
-                        info.lastOffset(), info.maxTimestampMs());
-            } else {
-                producerState.advanceTo(info.lastOffset() + 1);
-            }
-            // One broker: the in-sync replica set is this broker, so acks=all is satisfied by the append.
-            log.updateHighWatermark(log.logEndOffset());
-            partition.notifyAppended();
-            return new PartitionProduceResponse()
-                    .setErrorCode(Errors.NONE.code())
-                    .setBaseOffset(info.firstOffset())
-                    .setLogAppendTimeMs(info.logAppendTimeMs())
-                    .setLogStartOffset(info.logStartOffset());
+            return write(records, producerId, epoch, firstSequence, lastSequence);
         } catch (IOException e) {
             LOG.error("Append to {} failed", partition, e);
             return error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage());
@@ -183,6 +162,33 @@ public final class PartitionAppender {
             LOG.error("Append to {} failed unexpectedly", partition, e);
             return error(Errors.UNKNOWN_SERVER_ERROR, "Append failed: " + e);
         }
+    }
+
+    /** Appends a checked batch, then records it in the producer state and wakes whoever waits for data. */
+    private PartitionProduceResponse write(ByteBuffer records, long producerId, short epoch, int firstSequence,
+                                           int lastSequence) throws IOException {
+        PartitionLog log = partition.log();
+        AppendInfo info = log.appendAsLeader(records, partition.leaderEpoch());
+        try {
+            maybeSnapshotAfterRoll(info.firstOffset());
+        } catch (IOException e) {
+            // The records are written; a missing snapshot only makes the next recovery replay more.
+            LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
+        }
+        if (producerId != RecordBatchLayout.NO_PRODUCER_ID) {
+            producerState.onBatchWritten(producerId, epoch, firstSequence, lastSequence, info.firstOffset(),
+                    info.lastOffset(), info.maxTimestampMs());
+        } else {
+            producerState.advanceTo(info.lastOffset() + 1);
+        }
+        // One broker: the in-sync replica set is this broker, so acks=all is satisfied by the append.
+        log.updateHighWatermark(log.logEndOffset());
+        partition.notifyAppended();
+        return new PartitionProduceResponse()
+                .setErrorCode(Errors.NONE.code())
+                .setBaseOffset(info.firstOffset())
+                .setLogAppendTimeMs(info.logAppendTimeMs())
+                .setLogStartOffset(info.logStartOffset());
     }
 
     /** The idempotence rules; null to append, else the answer (a duplicate's original offsets, or an error). */
