@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.network.FrameDecoder;
+import dev.spool.broker.network.OutboundPieces;
 import dev.spool.broker.network.RequestDispatcher;
 import dev.spool.broker.partition.Partition;
 import dev.spool.protocol.Errors;
@@ -20,14 +21,10 @@ import dev.spool.protocol.types.ByteBufferRecords;
 import dev.spool.protocol.types.ByteBufferWriter;
 import dev.spool.protocol.types.ProtocolReader;
 import dev.spool.protocol.types.Uuid;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.FileRegion;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,22 +108,7 @@ class FetchOverTheWireTest {
 
     private FetchResponseData receive(short version, int correlationId) throws IOException {
         channel.runPendingTasks();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object piece = channel.readOutbound(); piece != null; piece = channel.readOutbound()) {
-            if (piece instanceof ByteBuf buffer) {
-                byte[] bytes = new byte[buffer.readableBytes()];
-                buffer.readBytes(bytes);
-                out.write(bytes);
-                buffer.release();
-            } else {
-                FileRegion region = (FileRegion) piece;
-                while (region.transferred() < region.count()) {
-                    region.transferTo(Channels.newChannel(out), region.transferred());
-                }
-                region.release();
-            }
-        }
-        ByteBuffer frame = ByteBuffer.wrap(out.toByteArray());
+        ByteBuffer frame = ByteBuffer.wrap(OutboundPieces.bytesAndRelease(OutboundPieces.drain(channel)));
         assertThat(frame.getInt()).as("size field").isEqualTo(frame.remaining());
         ProtocolReader reader = new ProtocolReader(frame);
         assertThat(new ResponseHeaderData(reader, ApiKey.FETCH.responseHeaderVersion(version)).correlationId())

@@ -19,10 +19,8 @@ import dev.spool.protocol.types.Records;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.FileRegion;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +79,7 @@ class ZeroCopyResponseTest {
         FetchResponseData response = twoPartitions(new FileRecords(file, 100, 300), new FileRecords(file, 600, 50));
         parked.get(0).complete(response);
 
-        List<Object> pieces = drainOutbound();
+        List<Object> pieces = OutboundPieces.drain(channel);
         assertThat(pieces).hasSize(5);
         assertThat(pieces.get(0)).isInstanceOf(ByteBuf.class);
         assertThat(pieces.get(1)).isInstanceOf(FileRegion.class);
@@ -89,7 +87,7 @@ class ZeroCopyResponseTest {
         assertThat(pieces.get(3)).isInstanceOf(FileRegion.class);
         assertThat(pieces.get(4)).isInstanceOf(ByteBuf.class);
 
-        byte[] sent = concatenateAndRelease(pieces);
+        byte[] sent = OutboundPieces.bytesAndRelease(pieces);
         byte[] expected = heapFrame(1, twoPartitions(heap(100, 300), heap(600, 50)));
         assertThat(sent).isEqualTo(expected);
         assertThat(file.isOpen()).as("the segment's channel outlives the response").isTrue();
@@ -100,9 +98,9 @@ class ZeroCopyResponseTest {
         sendFetch(2);
         parked.get(0).complete(twoPartitions(heap(0, 10), heap(10, 20)));
 
-        List<Object> pieces = drainOutbound();
+        List<Object> pieces = OutboundPieces.drain(channel);
         assertThat(pieces).singleElement().isInstanceOf(ByteBuf.class);
-        assertThat(concatenateAndRelease(pieces)).isEqualTo(heapFrame(2, twoPartitions(heap(0, 10), heap(10, 20))));
+        assertThat(OutboundPieces.bytesAndRelease(pieces)).isEqualTo(heapFrame(2, twoPartitions(heap(0, 10), heap(10, 20))));
     }
 
     @Test
@@ -150,32 +148,5 @@ class ZeroCopyResponseTest {
         reread.read(reader, VERSION);
         assertThat(reread.responses()).hasSize(1);
         return frame.array();
-    }
-
-    private List<Object> drainOutbound() {
-        List<Object> pieces = new ArrayList<>();
-        for (Object piece = channel.readOutbound(); piece != null; piece = channel.readOutbound()) {
-            pieces.add(piece);
-        }
-        return pieces;
-    }
-
-    private static byte[] concatenateAndRelease(List<Object> pieces) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object piece : pieces) {
-            if (piece instanceof ByteBuf buffer) {
-                byte[] bytes = new byte[buffer.readableBytes()];
-                buffer.readBytes(bytes);
-                out.write(bytes);
-                buffer.release();
-            } else {
-                FileRegion region = (FileRegion) piece;
-                while (region.transferred() < region.count()) {
-                    region.transferTo(Channels.newChannel(out), region.transferred());
-                }
-                region.release();
-            }
-        }
-        return out.toByteArray();
     }
 }
