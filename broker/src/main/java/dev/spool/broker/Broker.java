@@ -30,6 +30,7 @@ import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicDefaults;
+import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.DescribeProducersHandler;
@@ -168,8 +169,14 @@ public final class Broker implements AutoCloseable {
                     .register(ApiKey.OFFSET_FETCH, 1, 9, offsetHandler)
                     .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, offsetHandler);
 
+            BrokerMetrics metrics = new BrokerMetrics(metadata::image, partitions, groupCoordinator);
+            resources.add(0, metrics);
+            metadata.addListener(metrics);
+            if (config.metricsListener() != null) {
+                metrics.serve(config.metricsListener());
+            }
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
-                    config.numNetworkThreads());
+                    config.numNetworkThreads(), metrics.requests());
             resources.add(0, network);
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {

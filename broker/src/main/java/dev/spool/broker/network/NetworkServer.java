@@ -39,8 +39,15 @@ public final class NetworkServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> channelType;
     private final List<Channel> serverChannels = new ArrayList<>();
+    private final RequestObserver observer;
 
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads) {
+        this(registry, apiVersions, maxFrameBytes, threads, RequestObserver.NONE);
+    }
+
+    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads,
+                         RequestObserver observer) {
+        this.observer = observer;
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.maxFrameBytes = maxFrameBytes;
@@ -64,7 +71,7 @@ public final class NetworkServer implements AutoCloseable {
                     protected void initChannel(SocketChannel channel) {
                         channel.pipeline()
                                 .addLast("frames", new FrameDecoder(maxFrameBytes))
-                                .addLast("requests", new RequestDispatcher(registry, apiVersions));
+                                .addLast("requests", new RequestDispatcher(registry, apiVersions, observer));
                     }
                 });
         Channel channel = bootstrap.bind(endpoint.host(), endpoint.port()).sync().channel();

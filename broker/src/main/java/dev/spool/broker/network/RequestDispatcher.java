@@ -32,10 +32,22 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final ApiRegistry registry;
     private final ApiVersionsHandler apiVersions;
     private final ResponseQueue responses = new ResponseQueue();
+    private final RequestObserver observer;
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
+        this(registry, apiVersions, RequestObserver.NONE);
+    }
+
+    public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, RequestObserver observer) {
         this.registry = registry;
         this.apiVersions = apiVersions;
+        this.observer = observer;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        observer.onConnectionOpened();
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -55,6 +67,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Returns true when a handler took the frame, which is then released when its answer comes. */
     private boolean dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
+        long receivedNanos = System.nanoTime();
         if (frame.readableBytes() < HEADER_PEEK_BYTES) {
             closeWithReason(ctx, "request frame of " + frame.readableBytes() + " bytes has no header");
             return false;
@@ -86,16 +99,20 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         CompletableFuture<Message> answer = api.handler().handle(context, request);
         answer.whenComplete((response, failure) -> {
             if (ctx.executor().inEventLoop()) {
-                onAnswer(ctx, slot, context, frame, response, failure);
+                onAnswer(ctx, slot, context, frame, request, receivedNanos, response, failure);
             } else {
-                ctx.executor().execute(() -> onAnswer(ctx, slot, context, frame, response, failure));
+                ctx.executor().execute(() -> onAnswer(ctx, slot, context, frame, request, receivedNanos, response,
+                        failure));
             }
         });
         return true;
     }
 
     private void onAnswer(ChannelHandlerContext ctx, ResponseQueue.Slot slot, RequestContext context, ByteBuf frame,
-                          Message response, Throwable failure) {
+                          Message request, long receivedNanos, Message response, Throwable failure) {
+        if (failure == null) {
+            observer.onAnswered(context, request, response, System.nanoTime() - receivedNanos);
+        }
         frame.release();
         if (failure != null) {
             LOG.error("Closing connection: handler of {} failed", context, failure);
@@ -165,6 +182,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        observer.onConnectionClosed();
         responses.releaseAll();
         ctx.fireChannelInactive();
     }

@@ -1,0 +1,78 @@
+package dev.spool.broker.metrics;
+
+import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.group.GroupCoordinator;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.MetadataListener;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.partition.PartitionManager;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's metrics and, when {@code metrics.listener} is set, the HTTP endpoint Prometheus scrapes
+ * ({@code /metrics}). Each broker has its own registry, so several embedded brokers in one JVM do not
+ * share counters. Design note: the Prometheus Java client (not Micrometer) because Prometheus is the
+ * only target, its label model is the one the names here follow, and it brings its own small HTTP
+ * server on the JDK's; Micrometer would add a translation layer and still need both. Thread-safe.
+ */
+public final class BrokerMetrics implements MetadataListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerMetrics.class);
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final RequestMetrics requests;
+    private final TopicTrafficMetrics topics;
+    private HTTPServer server;
+
+    public BrokerMetrics(Supplier<MetadataImage> image, PartitionManager partitions, GroupCoordinator groups) {
+        this.topics = new TopicTrafficMetrics(registry, image);
+        this.requests = new RequestMetrics(registry, topics);
+        PartitionMetrics.register(registry, partitions);
+        GroupLagMetrics.register(registry, groups, partitions);
+        JvmMetrics.builder().register(registry);
+    }
+
+    /** What the network layer tells of requests and connections. */
+    public RequestMetrics requests() {
+        return requests;
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    /** Serves {@code /metrics} on the endpoint; returns the endpoint bound (port 0 becomes the chosen port). */
+    public synchronized Endpoint serve(Endpoint endpoint) throws IOException {
+        server = HTTPServer.builder().hostname(endpoint.host()).port(endpoint.port()).registry(registry).buildAndStart();
+        Endpoint bound = endpoint.withPort(server.getPort());
+        LOG.info("Metrics endpoint listening on http://{}:{}/metrics", bound.host(), bound.port());
+        return bound;
+    }
+
+    /** Drops the traffic counters of deleted topics. */
+    @Override
+    public void onImage(MetadataImage previous, MetadataImage current) {
+        if (previous == null) {
+            return;
+        }
+        for (TopicImage topic : previous.topics()) {
+            if (current.topic(topic.name()) == null) {
+                topics.forget(topic.name());
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+}

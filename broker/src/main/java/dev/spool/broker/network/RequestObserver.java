@@ -1,0 +1,37 @@
+package dev.spool.broker.network;
+
+import dev.spool.broker.api.RequestContext;
+import dev.spool.protocol.types.Message;
+
+/**
+ * Told of connections and of every answered request, for metrics. Called on the connection's event
+ * loop, so an implementation must be cheap, never block and allocate nothing per call it can avoid.
+ * Implementations are thread-safe (many event loops call one instance).
+ */
+public interface RequestObserver {
+
+    /** Observes nothing. */
+    RequestObserver NONE = new RequestObserver() {
+        @Override
+        public void onConnectionOpened() {
+        }
+
+        @Override
+        public void onConnectionClosed() {
+        }
+
+        @Override
+        public void onAnswered(RequestContext context, Message request, Message response, long latencyNanos) {
+        }
+    };
+
+    void onConnectionOpened();
+
+    void onConnectionClosed();
+
+    /**
+     * A request was answered ({@code response} null for acks=0 Produce) {@code latencyNanos} after its
+     * frame arrived. The request's records still point into its frame, which is released right after.
+     */
+    void onAnswered(RequestContext context, Message request, Message response, long latencyNanos);
+}
