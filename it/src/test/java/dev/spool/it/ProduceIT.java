@@ -34,13 +34,14 @@ import org.junit.jupiter.api.Test;
  */
 class ProduceIT {
 
-    private static final long TIMEOUT_SECONDS = 30;
+    private static final long TIMEOUT_SECONDS = 60;
 
     static Admin admin(String bootstrap) {
         return Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000,
+                // Generous: the CI machine may be busy with other builds.
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000));
     }
 
     static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> overrides) {
