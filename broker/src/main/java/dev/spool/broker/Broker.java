@@ -3,6 +3,7 @@ package dev.spool.broker;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
+import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
 import dev.spool.broker.api.LogDirsHandler;
@@ -126,6 +127,7 @@ public final class Broker implements AutoCloseable {
                                     : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false))))
                     .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                             new ClusterHandler(() -> view[0]))
+                    .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image))
                     .register(ApiKey.CREATE_TOPICS, 2, 7, topicsHandler)
                     .register(ApiKey.DELETE_TOPICS, 1, 6, topicsHandler)
                     .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);

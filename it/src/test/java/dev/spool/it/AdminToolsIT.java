@@ -65,6 +65,33 @@ class AdminToolsIT {
     }
 
     @Test
+    void kafkaTopicsDescribesPartitionsAsTheSeedShowsThem() throws Exception {
+        tool(TOPICS, "--create", "--topic", "orders", "--partitions", "3");
+
+        String described = tool(TOPICS, "--describe", "--topic", "orders").output();
+
+        // DescribeTopicPartitions (KIP-966) answers, so the tool prints the eligible leader replicas, empty.
+        assertThat(described)
+                .contains("Topic: orders\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \tLastKnownElr: ")
+                .contains("Topic: orders\tPartition: 2\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \tLastKnownElr: ");
+    }
+
+    @Test
+    void kafkaTopicsDescribesEveryTopicPageByPage() throws Exception {
+        for (String topic : new String[] {"page-a", "page-b"}) {
+            tool(TOPICS, "--create", "--topic", topic, "--partitions", "3");
+        }
+
+        String described = tool(TOPICS, "--describe", "--partition-size-limit-per-response", "2").output();
+
+        for (String topic : new String[] {"page-a", "page-b"}) {
+            for (int partition = 0; partition < 3; partition++) {
+                assertThat(described).contains("Topic: " + topic + "\tPartition: " + partition + "\tLeader: 1");
+            }
+        }
+    }
+
+    @Test
     void kafkaConfigsAltersAndDescribesTopicConfigs() throws Exception {
         tool(TOPICS, "--create", "--topic", "tool-configs", "--config", "retention.ms=100000");
 
