@@ -85,14 +85,23 @@ public final class PartitionAppender {
         }, queue);
     }
 
-    /** Forgets producers idle longer than {@code producer.id.expiration.ms} (a periodic check). */
+    /**
+     * The periodic check: forgets producers idle longer than {@code producer.id.expiration.ms} and
+     * deletes the snapshots of segments retention has removed (Kafka deletes a segment's snapshot with it).
+     */
     public CompletableFuture<Void> removeExpiredProducers() {
         return CompletableFuture.runAsync(() -> {
-            if (producerState != null) {
-                int removed = producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-                if (removed > 0) {
-                    LOG.info("Removed {} expired producers of {}", removed, partition);
-                }
+            if (producerState == null || closed) {
+                return;
+            }
+            int removed = producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
+            if (removed > 0) {
+                LOG.info("Removed {} expired producers of {}", removed, partition);
+            }
+            try {
+                deleteSnapshotsBelow(partition.log().dir(), partition.log().logStartOffset(), lastSnapshotOffset);
+            } catch (IOException e) {
+                LOG.error("Cannot delete old producer snapshots of {}", partition, e);
             }
         }, queue);
     }

@@ -120,6 +120,22 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void thePeriodicCheckDeletesSnapshotsOfSegmentsBelowTheLogStart() throws IOException {
+        open(LogConfig.defaults().with(Map.of("segment.bytes", "300")));
+        int batches = 12;
+        for (int i = 0; i < batches; i++) {
+            append(batch(PRODUCER, (short) 0, i * 2, 2));
+        }
+        List<Long> snapshots = new java.util.ArrayList<>(ProducerSnapshotFile.list(dir).keySet());
+        assertThat(snapshots).hasSizeGreaterThan(1);
+        long newest = snapshots.get(snapshots.size() - 1);
+        log.deleteRecordsBefore(newest);
+        appender.removeExpiredProducers().join();
+        assertThat(ProducerSnapshotFile.list(dir)).containsOnlyKeys(newest);
+        assertThat(append(batch(PRODUCER, (short) 0, batches * 2, 2)).baseOffset()).isEqualTo(batches * 2L);
+    }
+
+    @Test
     void acksAllNeedsMinInsyncReplicasWhichOneBrokerMeetsOnlyAtOne() throws IOException {
         open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")));
         PartitionProduceResponse refused = append(batch(-1, (short) -1, -1, 1));
