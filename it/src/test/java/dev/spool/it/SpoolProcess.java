@@ -48,9 +48,15 @@ public final class SpoolProcess implements AutoCloseable {
 
     /** Starts a broker on the data of {@code dataDir} (a restart, after {@link #stop()} of another). */
     public static SpoolProcess startIn(Path dataDir, String... overrides) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server",
-                "--override", "listeners=PLAINTEXT://127.0.0.1:0",
-                "--override", "log.dirs=" + dataDir));
+        return startWithArguments(dataDir, List.of(), overrides);
+    }
+
+    /** Starts a broker with more arguments of {@code spool server} (such as {@code --config FILE}) before the overrides. */
+    public static SpoolProcess startWithArguments(Path dataDir, List<String> arguments, String... overrides)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server"));
+        command.addAll(arguments);
+        command.addAll(List.of("--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + dataDir));
         for (String override : overrides) {
             command.add("--override");
             command.add(override);

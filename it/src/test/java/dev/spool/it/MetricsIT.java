@@ -1,0 +1,137 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scrapes the Prometheus endpoint ({@code metrics.listener}) of a broker started with bin/spool while
+ * a Java producer and a consumer group work: the traffic counters move by what was produced and
+ * fetched, the partition gauges follow the log, and the group's lag is what it has not consumed.
+ */
+class MetricsIT {
+
+    private static final Pattern ENDPOINT = Pattern.compile("Metrics endpoint listening on (http://\\S+/metrics)");
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\\{[^}]*})?) (\\S+)$");
+    private static final int FIRST = 40;
+    private static final int SECOND = 15;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void countersMoveDuringAProduceConsumeRunAndGroupLagIsRight() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start("metrics.listener=127.0.0.1:0",
+                "group.initial.rebalance.delay.ms=0");
+             Admin admin = Admin.create(Map.of("bootstrap.servers", spool.bootstrap()))) {
+            URI endpoint = URI.create(spool.output().stream().map(ENDPOINT::matcher).filter(Matcher::find)
+                    .findFirst().orElseThrow().group(1));
+            admin.createTopics(List.of(new NewTopic("metered", Optional.of(2), Optional.empty()))).all()
+                    .get(30, TimeUnit.SECONDS);
+            Map<String, Double> before = scrape(endpoint);
+            assertThat(before).containsEntry("kafka_server_replicamanager_under_replicated_partitions", 0.0)
+                    .containsKey("jvm_memory_used_bytes{area=\"heap\"}")
+                    .doesNotContainKey("kafka_server_brokertopicmetrics_messages_in_total{topic=\"metered\"}");
+
+            try (KafkaProducer<String, String> producer = producer(spool)) {
+                produce(producer, 0, FIRST);
+                try (KafkaConsumer<String, String> consumer = consumer(spool)) {
+                    consumer.subscribe(List.of("metered"));
+                    int consumed = 0;
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (consumed < FIRST && System.nanoTime() < deadline) {
+                        consumed += consumer.poll(Duration.ofMillis(200)).count();
+                    }
+                    assertThat(consumed).isEqualTo(FIRST);
+                    consumer.commitSync();
+                    produce(producer, FIRST, SECOND);
+
+                    Map<String, Double> during = scrape(endpoint);
+                    assertThat(during.get("kafka_server_socket_server_metrics_connection_count")).isGreaterThanOrEqualTo(3.0);
+                    assertThat(during.get("kafka_server_brokertopicmetrics_messages_in_total{topic=\"metered\"}"))
+                            .isEqualTo(FIRST + SECOND);
+                    assertThat(during.get("kafka_server_brokertopicmetrics_bytes_in_total{topic=\"metered\"}"))
+                            .isGreaterThan(FIRST * 20.0);
+                    assertThat(during.get("kafka_server_brokertopicmetrics_bytes_out_total{topic=\"metered\"}"))
+                            .isGreaterThan(FIRST * 20.0);
+                    assertThat(during.get("kafka_network_requestmetrics_requests_total{request=\"Produce\"}"))
+                            .isBetween(2.0, (double) FIRST + SECOND);
+                    assertThat(during.get("kafka_network_requestmetrics_total_time_seconds_count{request=\"Fetch\"}"))
+                            .isPositive();
+                    assertThat(during.get("kafka_network_requestmetrics_requests_total{request=\"JoinGroup\"}"))
+                            .isPositive();
+                    assertThat(sum(during, "kafka_log_log_log_end_offset{", "topic=\"metered\""))
+                            .isEqualTo(FIRST + SECOND);
+                    assertThat(sum(during, "kafka_log_log_size_bytes{", "topic=\"metered\"")).isPositive();
+                    assertThat(sum(during, "kafka_log_log_num_log_segments{", "topic=\"metered\"")).isEqualTo(2.0);
+                    assertThat(sum(during, "kafka_consumergroup_current_offset{", "consumergroup=\"billing\""))
+                            .isEqualTo(FIRST);
+                    assertThat(sum(during, "kafka_consumergroup_lag{", "consumergroup=\"billing\"")).isEqualTo(SECOND);
+                }
+            }
+            double adminConnections = before.get("kafka_server_socket_server_metrics_connection_count");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (scrape(endpoint).get("kafka_server_socket_server_metrics_connection_count") > adminConnections
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(scrape(endpoint).get("kafka_server_socket_server_metrics_connection_count"))
+                    .as("only the admin client's connections are left").isEqualTo(adminConnections);
+        }
+    }
+
+    private static void produce(KafkaProducer<String, String> producer, int from, int count) throws Exception {
+        for (int i = from; i < from + count; i++) {
+            producer.send(new ProducerRecord<>("metered", "key-" + i, "value-" + i + "-".repeat(20)));
+        }
+        producer.flush();
+    }
+
+    private static KafkaProducer<String, String> producer(SpoolProcess spool) {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", spool.bootstrap(), "linger.ms", 0, "batch.size", 1,
+                "key.serializer", StringSerializer.class, "value.serializer", StringSerializer.class));
+    }
+
+    private static KafkaConsumer<String, String> consumer(SpoolProcess spool) {
+        return new KafkaConsumer<>(Map.of("bootstrap.servers", spool.bootstrap(), "group.id", "billing",
+                "auto.offset.reset", "earliest", "enable.auto.commit", false,
+                "key.deserializer", StringDeserializer.class, "value.deserializer", StringDeserializer.class));
+    }
+
+    private static double sum(Map<String, Double> samples, String prefix, String label) {
+        return samples.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().contains(label))
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    private Map<String, Double> scrape(URI endpoint) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : response.body().split("\n")) {
+            Matcher sample = SAMPLE.matcher(line);
+            if (!line.startsWith("#") && sample.matches()) {
+                samples.put(sample.group(1), Double.parseDouble(sample.group(2)));
+            }
+        }
+        return samples;
+    }
+}
