@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/compare/selftest.sh: checks, in a second, that the side-by-side benchmark reads the perf
+# tools' output and prints its table (saved tool output in testdata/; no broker, no Kafka jars).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$HERE/lib.sh"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+fail() { echo "selftest: $*" >&2; exit 1; }
+expect() { # expect FILE KEY VALUE
+  [ "$(kv "$1" "$2")" = "$3" ] || fail "$2: expected '$3', got '$(kv "$1" "$2")'"
+}
+
+parse_producer c "$HERE/testdata/producer.log" >"$TMP/p.tsv" || fail "producer line not found"
+expect "$TMP/p.tsv" c_records 20000
+expect "$TMP/p.tsv" c_rps 11280.315849
+expect "$TMP/p.tsv" c_mbs 1.08
+expect "$TMP/p.tsv" c_avg_ms 197.21
+expect "$TMP/p.tsv" c_max_ms 1163.00
+expect "$TMP/p.tsv" c_p50_ms 202
+expect "$TMP/p.tsv" c_p99_ms 376
+expect "$TMP/p.tsv" c_p999_ms 376
+
+parse_consumer d "$HERE/testdata/consumer.log" >"$TMP/c.tsv" || fail "consumer figures not found"
+expect "$TMP/c.tsv" d_records 270000
+expect "$TMP/c.tsv" d_mb 68.6646
+expect "$TMP/c.tsv" d_rps 57692.3077
+expect "$TMP/c.tsv" d_mbs 14.6719
+expect "$TMP/c.tsv" d_fetch_mbs 41.0428
+expect "$TMP/c.tsv" d_rebalance_ms 3007
+
+echo "no summary here" >"$TMP/empty.log"
+if parse_producer x "$TMP/empty.log" >/dev/null; then fail "a log without a summary line parsed"; fi
+if parse_consumer x "$TMP/empty.log" >/dev/null; then fail "a log without figures parsed"; fi
+
+printf 'c_p99_ms\t100\nd_rps\t1000\nstartup_s\t5\n' >"$TMP/k.tsv"
+printf 'c_p99_ms\t40\nd_rps\t1200\n' >"$TMP/s.tsv"
+print_table "$TMP/k.tsv" "$TMP/s.tsv" >"$TMP/table.txt"
+grep -Eq '^c\) latency p99 +ms +100\.0 +40\.0 +0\.40  <= 0\.5 met$' "$TMP/table.txt" || fail "p99 row: $(grep p99 "$TMP/table.txt")"
+grep -Eq '^d\) consumer, everything back +rec/s +1000 +1200 +1\.20  >= 1\.3 MISSED$' "$TMP/table.txt" \
+  || fail "consumer row: $(grep 'rec/s' "$TMP/table.txt" | head -3)"
+grep -Eq '^start-up to first served request +s +5\.00 +NA +NA  <= 0\.1$' "$TMP/table.txt" || fail "missing figure row"
+echo "bench/compare/selftest.sh: ok"

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# bench/side-by-side.sh [--short]
+# Apache Kafka 4.4.0 and Spool on this machine, the same workloads against each, alternating, with
+# Kafka's own ProducerPerformance and ConsumerPerformance; prints one table with the ratio
+# Spool/Kafka. See BENCHMARKS.md. --short runs every workload with 10x fewer records (a smoke run).
+#
+# Env: SPOOL_BENCH_CACHE (default /tmp/spool-bench: Kafka jars, the probe, results),
+#      BENCH_OUT (results of this run; default CACHE/results/<utc time>),
+#      KAFKA_PORT (19192), KAFKA_CONTROLLER_PORT (19193), SPOOL_PORT (19292), PARTITIONS (6),
+#      IDLE_SETTLE_S (10; 3 in --short), RUN_TIMEOUT_S (600 per tool run).
+# Both brokers listen on 127.0.0.1 only and keep their data under BENCH_OUT.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+# shellcheck source=compare/lib.sh
+. "$HERE/compare/lib.sh"
+
+SCALE=1
+case "${1:-}" in
+  --short) SCALE=10;;
+  "") ;;
+  *) echo "usage: bench/side-by-side.sh [--short]" >&2; exit 2;;
+esac
+CACHE="${SPOOL_BENCH_CACHE:-/tmp/spool-bench}"
+LIBS="$CACHE/kafka-4.4.0/libs"
+OUT="${BENCH_OUT:-$CACHE/results/$(date -u +%Y%m%dT%H%M%SZ)$([ "$SCALE" = 1 ] || echo -short)}"
+KAFKA_PORT="${KAFKA_PORT:-19192}"; KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19193}"
+SPOOL_PORT="${SPOOL_PORT:-19292}"
+PARTITIONS="${PARTITIONS:-6}"
+IDLE_SETTLE_S="${IDLE_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 10 || echo 3)}"
+RUN_TIMEOUT_S="${RUN_TIMEOUT_S:-600}"
+HZ="$(getconf CLK_TCK)"
+
+NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
+RATE_C=20000; GROUPS_E=4
+# Kafka's stock JVM settings: kafka-server-start.sh (heap) and kafka-run-class.sh (G1 flags);
+# the perf tools' scripts use a 512 MB heap.
+KAFKA_JVM="-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true"
+KAFKA_HEAP="-Xmx1G -Xms1G"
+
+mkdir -p "$OUT/kafka" "$OUT/spool" "$OUT/tools"
+KT="$OUT/kafka.tsv"; ST="$OUT/spool.tsv"; : >"$KT"; : >"$ST"
+log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$OUT/run.log" >&2; }
+die() { log "FAILED: $*"; exit 1; }
+
+# --- Kafka jars (Maven Central, cached), the probe, a snapshot of the Spool build --------------
+if [ ! -f "$LIBS/kafka_2.13-4.4.0.jar" ] || [ ! -f "$LIBS/kafka-tools-4.4.0.jar" ]; then
+  log "fetching Apache Kafka 4.4.0 from Maven Central into $LIBS"
+  mkdir -p "$LIBS"
+  (cd "$CACHE" && mvn -q -B -Dstyle.color=never -f "$HERE/compare/kafka-pom.xml" dependency:copy-dependencies \
+      -DoutputDirectory="$LIBS" -DincludeScope=runtime) >"$OUT/fetch.log" 2>&1 \
+    || die "could not fetch Kafka 4.4.0 (see $OUT/fetch.log)"
+fi
+PROBE="$CACHE/probe"
+if [ ! -f "$PROBE/StartupProbe.class" ] || [ "$HERE/compare/StartupProbe.java" -nt "$PROBE/StartupProbe.class" ]; then
+  mkdir -p "$PROBE" && javac -nowarn -cp "$LIBS/*" -d "$PROBE" "$HERE/compare/StartupProbe.java" || die "javac StartupProbe"
+fi
+if ! ls "$ROOT"/broker/target/spool-broker-*.jar >/dev/null 2>&1 || [ ! -d "$ROOT/broker/target/lib" ]; then
+  log "building Spool"
+  (cd "$ROOT" && mvn -B -q -DskipTests -pl broker -am install) >"$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
+fi
+# A copy of the built broker, so that a rebuild during the run changes nothing under it.
+SPOOL_HOME="$OUT/spool-home"
+mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
+cp "$ROOT/bin/spool" "$SPOOL_HOME/bin/"
+cp "$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)" "$SPOOL_HOME/broker/target/"
+cp "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"
+(cd "$ROOT" && git log -1 --format='%h %s' && git status --short -- broker protocol log | head -20) >"$OUT/spool-version.txt" 2>&1
+
+for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SPOOL_PORT"; do
+  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && die "port 127.0.0.1:$p is in use"
+done
+{ date -u +%FT%TZ; echo "nproc $(nproc)"; grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 2p; uname -r
+  java -version 2>&1 | head -1; echo "scale 1/$SCALE"; } >"$OUT/machine.txt"
+
+tool() { # tool CLASS ARGS...: a Kafka 4.4.0 main class in a JVM of its own (the tool scripts' settings)
+  timeout -k 10 "$RUN_TIMEOUT_S" java -Xmx512M $KAFKA_JVM -Dlog4j2.configurationFile="$HERE/compare/log4j2-tools.xml" \
+    -cp "$LIBS/*:$PROBE" "$@"
+}
+
+KAFKA_PID=""; SPOOL_PID=""
+stop_broker() { # stop_broker PID: SIGTERM, then SIGKILL after 60 s
+  local pid="$1"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid"
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL "$pid"
+}
+cleanup() { stop_broker "$KAFKA_PID"; stop_broker "$SPOOL_PID"; }
+trap cleanup EXIT
+
+# launch NAME BOOTSTRAP -- CMD...: start CMD (which must exec into the broker) while a warmed-up
+# probe waits for the first served request; sets LAUNCHED_PID and writes startup_s.
+launch() {
+  local name="$1" bootstrap="$2" fifo="$OUT/$1/probe.fifo" probe_pid t0 t1
+  shift 3
+  mkfifo "$fifo"
+  tool StartupProbe "$bootstrap" 120 <"$fifo" >"$OUT/$name/probe.log" 2>&1 &
+  probe_pid=$!
+  exec {PROBE_FD}>"$fifo"
+  for _ in $(seq 1 600); do grep -q '^WARM' "$OUT/$name/probe.log" && break; sleep 0.1; done
+  grep -q '^WARM' "$OUT/$name/probe.log" || die "$name: the start-up probe did not warm up"
+  t0="$(date +%s%3N)"
+  "$@" >"$OUT/$name/broker.out" 2>&1 </dev/null &
+  LAUNCHED_PID=$!
+  echo go >&"$PROBE_FD"; exec {PROBE_FD}>&-
+  wait "$probe_pid" || die "$name did not serve a request within 120 s (see $OUT/$name/)"
+  t1="$(awk '/^SERVED/{print $2}' "$OUT/$name/probe.log")"
+  rm -f "$fifo"
+  printf 'startup_s\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" >>"$OUT/$name.tsv"
+}
+
+start_kafka() {
+  local dir="$OUT/kafka" cid
+  cat >"$dir/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$dir/data
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+PROPS
+  cid="$(tool kafka.tools.StorageTool random-uuid 2>/dev/null)" || die "kafka random-uuid"
+  tool kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/format.log" 2>&1 \
+    || die "kafka storage format (see $dir/format.log)"
+  launch kafka "127.0.0.1:$KAFKA_PORT" -- java $KAFKA_HEAP $KAFKA_JVM \
+    -Dlog4j2.configurationFile="$HERE/compare/log4j2-kafka-server.xml" -Dkafka.logs.dir="$dir" \
+    -cp "$LIBS/*" kafka.Kafka "$dir/server.properties"
+  KAFKA_PID="$LAUNCHED_PID"
+}
+
+start_spool() {
+  local dir="$OUT/spool"
+  # group.initial.rebalance.delay.ms=0 as in Kafka's stock config/server.properties (and above)
+  launch spool "127.0.0.1:$SPOOL_PORT" -- "$SPOOL_HOME/bin/spool" server \
+    --override "listeners=PLAINTEXT://127.0.0.1:$SPOOL_PORT" --override "log.dirs=$dir/data" \
+    --override group.initial.rebalance.delay.ms=0
+  SPOOL_PID="$LAUNCHED_PID"
+}
+
+pid_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PID"; else echo "$SPOOL_PID"; fi; }
+port_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PORT"; else echo "$SPOOL_PORT"; fi; }
+
+# measured NAME KEY CMD...: runs CMD, adds KEY_cpu_s (broker CPU seconds) and KEY_wall_s.
+measured() {
+  local name="$1" key="$2" pid c0 c1 t0 t1 m0 m1 rc
+  shift 2
+  pid="$(pid_of "$name")"
+  c0="$(pid_cpu_ticks "$pid")"; m0="$(machine_busy_ticks)"; t0="$(date +%s%3N)"
+  "$@"; rc=$?
+  c1="$(pid_cpu_ticks "$pid")"; m1="$(machine_busy_ticks)"; t1="$(date +%s%3N)"
+  awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
+    printf "%s_cpu_s\t%.2f\n%s_machine_cpu_s\t%.2f\n%s_wall_s\t%.2f\n", k, (c1 - c0) / hz, k, (m1 - m0) / hz, k, (t1 - t0) / 1000 }' \
+    >>"$OUT/$name.tsv"
+  return "$rc"
+}
+
+create_topic() { # create_topic NAME TOPIC
+  tool org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$(port_of "$1")" --create \
+    --topic "$2" --partitions "$PARTITIONS" --replication-factor 1 >>"$OUT/$1/topics.log" 2>&1 \
+    || die "$1: create topic $2 (see $OUT/$1/topics.log)"
+}
+
+producer() { # producer NAME KEY TOPIC RECORDS SIZE RATE ACKS
+  local name="$1" key="$2" log="$OUT/tools/$1-$2-producer.log"
+  log "$name $key: ProducerPerformance $4 x $5 B, throughput $6, acks=$7"
+  measured "$name" "$key" tool org.apache.kafka.tools.ProducerPerformance \
+    --bootstrap-server "127.0.0.1:$(port_of "$name")" --topic "$3" --num-records "$4" --record-size "$5" \
+    --throughput "$6" --command-property "acks=$7" "client.id=bench-$key" >"$log" 2>&1 \
+    || log "$name $key: producer exited with an error (see $log)"
+  parse_producer "$key" "$log" >>"$OUT/$name.tsv" || log "$name $key: no summary line in $log"
+  grep '99.9th' "$log" | tail -1 >&2
+}
+
+consumer_cmd() { # consumer_cmd NAME TOPIC RECORDS GROUP LOG
+  tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "127.0.0.1:$(port_of "$1")" \
+    --topic "$2" --num-records "$3" --group "$4" --timeout 30000 --command-property "client.id=$4" >"$5" 2>&1
+}
+
+consume_all() { # consume_all NAME
+  local name="$1" log="$OUT/tools/$1-d-consumer.log" total=$((NA + NB + NC))
+  log "$name d: ConsumerPerformance reads $total records"
+  measured "$name" d consumer_cmd "$name" bench "$total" bench-d "$log" \
+    || log "$name d: consumer exited with an error (see $log)"
+  parse_consumer d "$log" >>"$OUT/$name.tsv" || log "$name d: no figures in $log"
+  tail -1 "$log" >&2
+}
+
+fan_out_once() { # fan_out_once NAME: GROUPS_E consumer groups and one producer at once
+  local name="$1" pids=() i rc=0
+  for i in $(seq 1 "$GROUPS_E"); do
+    consumer_cmd "$name" fanout "$NE" "fanout-$i" "$OUT/tools/$name-e-consumer-$i.log" &
+    pids+=($!)
+  done
+  tool org.apache.kafka.tools.ProducerPerformance --bootstrap-server "127.0.0.1:$(port_of "$name")" \
+    --topic fanout --num-records "$NE" --record-size 100 --throughput -1 --command-property acks=1 \
+    client.id=bench-e >"$OUT/tools/$name-e-producer.log" 2>&1 || rc=1
+  for i in "${pids[@]}"; do wait "$i" || rc=1; done
+  return "$rc"
+}
+
+fan_out() { # fan_out NAME
+  local name="$1" i min="" total=0 wall
+  log "$name e: fan-out, ProducerPerformance $NE x 100 B acks=1 and $GROUPS_E ConsumerPerformance groups"
+  measured "$name" e fan_out_once "$name" || log "$name e: a fan-out tool exited with an error (see $OUT/tools/$name-e-*)"
+  parse_producer e_producer "$OUT/tools/$name-e-producer.log" >>"$OUT/$name.tsv"
+  for i in $(seq 1 "$GROUPS_E"); do
+    parse_consumer "e_consumer_$i" "$OUT/tools/$name-e-consumer-$i.log" >>"$OUT/$name.tsv"
+    r="$(kv "$OUT/$name.tsv" "e_consumer_${i}_rps")"; n="$(kv "$OUT/$name.tsv" "e_consumer_${i}_records")"
+    [ -n "$r" ] && { [ -z "$min" ] || awk -v a="$r" -v b="$min" 'BEGIN{exit !(a < b)}'; } && min="$r"
+    total=$((total + ${n:-0}))
+  done
+  wall="$(kv "$OUT/$name.tsv" e_wall_s)"
+  printf 'e_consumer_min_rps\t%s\ne_delivered_rps\t%s\n' "${min:-NA}" \
+    "$(awk -v t="$total" -v w="$wall" 'BEGIN{printf "%.1f", (w > 0 ? t / w : 0)}')" >>"$OUT/$name.tsv"
+}
+
+rss_row() { # rss_row NAME KEY
+  printf '%s\t%s\n' "$2" "$(awk -v k="$(rss_kb "$(pid_of "$1")")" 'BEGIN{printf "%.1f", k / 1024}')" >>"$OUT/$1.tsv"
+}
+
+# --- the run ---------------------------------------------------------------------------------
+log "results in $OUT (records: a $NA, b $NB, c $NC at $RATE_C/s, e $NE x $GROUPS_E groups)"
+log "starting Kafka 4.4.0 on 127.0.0.1:$KAFKA_PORT"
+start_kafka
+sleep "$IDLE_SETTLE_S"; rss_row kafka rss_idle_mb
+log "kafka: start-up $(kv "$KT" startup_s) s, idle RSS $(kv "$KT" rss_idle_mb) MB"
+log "starting Spool on 127.0.0.1:$SPOOL_PORT"
+start_spool
+sleep "$IDLE_SETTLE_S"; rss_row spool rss_idle_mb
+log "spool: start-up $(kv "$ST" startup_s) s, idle RSS $(kv "$ST" rss_idle_mb) MB"
+for b in kafka spool; do create_topic "$b" bench; create_topic "$b" fanout; done
+
+# Each workload runs against one broker and then the other; who goes first alternates.
+producer kafka a bench "$NA" 100 -1 1;            producer spool a bench "$NA" 100 -1 1
+producer spool b bench "$NB" 1000 -1 all;         producer kafka b bench "$NB" 1000 -1 all
+producer kafka c bench "$NC" 100 "$RATE_C" all;   producer spool c bench "$NC" 100 "$RATE_C" all
+consume_all spool;                                consume_all kafka
+fan_out kafka;                                    fan_out spool
+sleep 2
+for b in kafka spool; do
+  rss_row "$b" rss_after_mb
+  # CPU per GB moved: produced (a, b, c, e) plus consumed (d, and e four times over)
+  awk -F'\t' -v na="$NA" -v nb="$NB" -v nc="$NC" -v ne="$NE" -v g="$GROUPS_E" '
+    {v[$1] = $2}
+    END { bytes = na * 100 + nb * 1000 + nc * 100 + (na * 100 + nb * 1000 + nc * 100) + ne * 100 * (1 + g)
+          cpu = v["a_cpu_s"] + v["b_cpu_s"] + v["c_cpu_s"] + v["d_cpu_s"] + v["e_cpu_s"]
+          printf "cpu_s_per_gb\t%.2f\n", cpu / (bytes / 1e9) }' "$OUT/$b.tsv" >>"$OUT/$b.tsv"
+done
+stop_broker "$SPOOL_PID"; stop_broker "$KAFKA_PID"
+
+{
+  echo "Apache Kafka 4.4.0 vs Spool ($(git -C "$ROOT" log -1 --format=%h)), $(date -u +%F\ %H:%MZ), $(nproc) cores, scale 1/$SCALE"
+  print_table "$KT" "$ST"
+  echo "(machine CPU during the run, all processes: $(awk -F'\t' '$1 ~ /_machine_cpu_s$/ {s += $2} END {printf "%.0f", s}' "$KT" "$ST") s; raw results in $OUT)"
+} | tee "$OUT/table.txt"
