@@ -17,12 +17,27 @@ import org.junit.jupiter.api.Test;
 /**
  * Committed offsets survive a broker crash: a consumer commits synchronously after each poll, the
  * broker is SIGKILLed and restarted on the same data, and a new consumer of the group resumes exactly
- * at the committed offsets: across the restart no record is lost or read twice.
+ * at the committed offsets: across the restart no record is lost or read twice. Kafka's own dump tool
+ * decodes the group's records in Spool's {@code __consumer_offsets} segment.
  */
 class GroupOffsetsRestartIT {
 
     private static final String TOPIC = "resume";
     private static final String GROUP = "resume-group";
+
+    /** Kafka's kafka-dump-log --offsets-decoder reads Spool's __consumer_offsets segment of the group. */
+    private static void assertKafkaDecodesTheCommits(java.nio.file.Path dataDir) throws Exception {
+        int partition = (GROUP.hashCode() & 0x7fffffff) % 50;
+        java.nio.file.Path segment = dataDir.resolve("__consumer_offsets-" + partition)
+                .resolve("00000000000000000000.log");
+        ExternalCommand.Result dump = KafkaTool.run("org.apache.kafka.tools.DumpLogSegments", "--files",
+                segment.toString(), "--offsets-decoder");
+        assertThat(dump.exitCode()).as(dump.output()).isZero();
+        assertThat(dump.output())
+                .contains("key: {\"type\":\"2\",\"data\":{\"group\":\"" + GROUP + "\"}}")
+                .contains("key: {\"type\":\"1\",\"data\":{\"group\":\"" + GROUP + "\",\"topic\":\"" + TOPIC)
+                .contains("\"protocol\":\"range\"");
+    }
 
     @Test
     void aConsumerResumesExactlyWhereItsGroupCommittedAfterABrokerCrash() throws Exception {
@@ -44,6 +59,7 @@ class GroupOffsetsRestartIT {
             committedBefore = GroupClients.committed(admin, GROUP, TOPIC);
         }
         first.kill();
+        assertKafkaDecodesTheCommits(first.dataDir());
 
         try (SpoolProcess second = SpoolProcess.startIn(first.dataDir(), "group.initial.rebalance.delay.ms=0");
              Admin admin = GroupClients.admin(second.bootstrap())) {
