@@ -26,6 +26,9 @@ public final class LogConfig {
     public final boolean compact;
     public final boolean delete;
     public final long deleteRetentionMs;
+    public final long minCompactionLagMs;
+    public final long maxCompactionLagMs;
+    public final double minCleanableDirtyRatio;
     public final String compressionType;
     public final int minInsyncReplicas;
 
@@ -47,6 +50,9 @@ public final class LogConfig {
         messageTimestampBeforeMaxMs = longValue(LogConfigKey.MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
         messageTimestampAfterMaxMs = longValue(LogConfigKey.MESSAGE_TIMESTAMP_AFTER_MAX_MS);
         deleteRetentionMs = longValue(LogConfigKey.DELETE_RETENTION_MS);
+        minCompactionLagMs = longValue(LogConfigKey.MIN_COMPACTION_LAG_MS);
+        maxCompactionLagMs = longValue(LogConfigKey.MAX_COMPACTION_LAG_MS);
+        minCleanableDirtyRatio = Double.parseDouble(values.get(LogConfigKey.MIN_CLEANABLE_DIRTY_RATIO));
         minInsyncReplicas = (int) longValue(LogConfigKey.MIN_INSYNC_REPLICAS);
         compressionType = values.get(LogConfigKey.COMPRESSION_TYPE);
         String timestampType = values.get(LogConfigKey.MESSAGE_TIMESTAMP_TYPE);

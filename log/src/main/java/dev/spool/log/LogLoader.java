@@ -1,14 +1,18 @@
 package dev.spool.log;
 
+import dev.spool.log.record.BatchValidation;
+import dev.spool.log.segment.BatchFileReader;
 import dev.spool.log.segment.LogSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -90,13 +94,12 @@ final class LogLoader {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             stream.forEach(files::add);
         }
-        // Complete swaps first (a .swap is a finished compaction output waiting for its rename).
+        // Complete swaps first: a .log.swap is a finished, fsynced compaction output; the segments it
+        // replaces are those whose base offsets it covers (PartitionLog.replaceSegments makes them).
         for (Path file : files) {
             String name = file.getFileName().toString();
-            if (name.endsWith(LogFileNames.SWAP_SUFFIX)) {
-                Path target = file.resolveSibling(name.substring(0, name.length() - LogFileNames.SWAP_SUFFIX.length()));
-                LOG.info("Completing interrupted swap {} -> {}", file, target);
-                Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            if (name.endsWith(LogFileNames.LOG_SUFFIX + LogFileNames.SWAP_SUFFIX)) {
+                completeSwap(dir, file);
             }
         }
         List<Long> baseOffsets = new ArrayList<>();
@@ -104,7 +107,7 @@ final class LogLoader {
             for (Path file : stream) {
                 String name = file.getFileName().toString();
                 if (name.endsWith(LogFileNames.DELETED_SUFFIX) || name.endsWith(LogFileNames.CLEANED_SUFFIX)
-                        || name.endsWith(".tmp")) {
+                        || name.endsWith(LogFileNames.SWAP_SUFFIX) || name.endsWith(".tmp")) {
                     LOG.info("Removing leftover {}", file);
                     Files.deleteIfExists(file);
                     continue;
@@ -118,6 +121,49 @@ final class LogLoader {
         baseOffsets.sort(null);
         removeOrphanIndexes(dir, files, baseOffsets);
         return baseOffsets;
+    }
+
+    /**
+     * Finishes a compaction swap cut short by a crash: deletes every segment whose base offset lies in
+     * [swap base, swap end) (the ones it replaces; some may already be {@code .deleted}), drops the indexes
+     * at the swap's base (old or new: they are rebuilt from the log) and renames the swap to its final name.
+     */
+    private static void completeSwap(Path dir, Path swap) throws IOException {
+        String name = swap.getFileName().toString();
+        long base = LogFileNames.baseOffsetOf(name.substring(0, name.length() - LogFileNames.SWAP_SUFFIX.length()),
+                LogFileNames.LOG_SUFFIX);
+        if (base < 0) {
+            throw new IOException("Cannot parse the base offset of swap file " + swap);
+        }
+        long endOffset = nextOffsetOf(swap, base);
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*" + LogFileNames.LOG_SUFFIX)) {
+            for (Path file : stream) {
+                long replaced = LogFileNames.baseOffsetOf(file.getFileName().toString(), LogFileNames.LOG_SUFFIX);
+                if (replaced == base || (replaced > base && replaced < endOffset)) {
+                    LOG.info("Swap {} replaces {}", swap, file);
+                    Files.delete(file);
+                    Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, replaced));
+                    Files.deleteIfExists(LogFileNames.timeIndexFile(dir, replaced));
+                }
+            }
+        }
+        Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, base));
+        Files.deleteIfExists(LogFileNames.timeIndexFile(dir, base));
+        Path target = LogFileNames.logFile(dir, base);
+        LOG.info("Completing interrupted swap {} -> {} (offsets up to {})", swap, target, endOffset - 1);
+        Files.move(swap, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The offset after the last valid batch of a segment file, or {@code base} if it holds none. */
+    private static long nextOffsetOf(Path logFile, long base) throws IOException {
+        try (FileChannel channel = FileChannel.open(logFile, StandardOpenOption.READ)) {
+            BatchFileReader reader = new BatchFileReader(channel, 0, channel.size());
+            long next = base;
+            while (reader.next() == BatchValidation.VALID) {
+                next = reader.batch().nextOffset();
+            }
+            return next;
+        }
     }
 
     private static void removeOrphanIndexes(Path dir, List<Path> files, List<Long> baseOffsets) throws IOException {

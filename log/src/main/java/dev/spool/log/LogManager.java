@@ -1,5 +1,7 @@
 package dev.spool.log;
 
+import dev.spool.log.cleaner.CleanerConfig;
+import dev.spool.log.cleaner.LogCleaner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +32,9 @@ import java.util.stream.Stream;
  * offset and high watermark from the directory's checkpoint files, trusting the segments only if Kafka's clean-shutdown
  * marker {@code .kafka_cleanshutdown} is present (it is removed once loading is done, so a crash from
  * then on is seen as unclean). A timer runs retention every {@code log.retention.check.interval.ms},
- * flush.ms checks, and checkpoint writes. {@link #close()} flushes every log, writes the checkpoints
- * and the marker.
+ * flush.ms checks, and checkpoint writes; a {@link LogCleaner} compacts the logs whose cleanup.policy
+ * includes compact. {@link #close()} stops the cleaner, flushes every log, writes the checkpoints and
+ * the marker.
  */
 public final class LogManager implements AutoCloseable {
     public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
@@ -46,6 +49,7 @@ public final class LogManager implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
+    private LogCleaner cleaner;
     private boolean closed;
 
     /**
@@ -71,12 +75,26 @@ public final class LogManager implements AutoCloseable {
      */
     public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
                                   ScheduledExecutorService scheduler, Intervals intervals) throws IOException {
+        return open(logDirs, topicConfigs, clock, scheduler, intervals, CleanerConfig.DEFAULTS);
+    }
+
+    /** As {@link #open(List, Function, LogClock, ScheduledExecutorService, Intervals)}, with the cleaner's settings. */
+    public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
+                                  ScheduledExecutorService scheduler, Intervals intervals,
+                                  CleanerConfig cleanerConfig) throws IOException {
         LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler);
         for (Path logDir : logDirs) {
             manager.loadDir(logDir);
         }
         manager.startTimers(intervals);
+        manager.cleaner = new LogCleaner(cleanerConfig, logDirs, () -> Map.copyOf(manager.logs), clock);
+        manager.cleaner.start();
         return manager;
+    }
+
+    /** The log cleaner (its {@link LogCleaner#stats()} are for the metrics). */
+    public LogCleaner cleaner() {
+        return cleaner;
     }
 
     private void loadDir(Path logDir) throws IOException {
@@ -181,25 +199,41 @@ public final class LogManager implements AutoCloseable {
 
     /** Closes the partition's log and removes its directory. */
     public synchronized void delete(TopicPartition partition) throws IOException {
-        PartitionLog log = logs.remove(partition);
-        if (log == null) {
+        if (!logs.containsKey(partition)) {
             return;
         }
-        log.close();
-        try (Stream<Path> files = Files.walk(log.dir())) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
+        awaitCleanerPaused(partition);
+        try {
+            PartitionLog log = logs.remove(partition);
+            log.close();
+            try (Stream<Path> files = Files.walk(log.dir())) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
             }
+            cleaner.onPartitionDeleted(log.dir().getParent(), partition);
+        } finally {
+            cleaner.resume(partition);
         }
     }
 
-    /** A topic's config changed: every partition of it takes {@code config} from its next append or retention run. */
+    private void awaitCleanerPaused(TopicPartition partition) throws IOException {
+        try {
+            cleaner.abortAndPause(partition);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted waiting for the cleaner to leave " + partition, e);
+        }
+    }
+
+    /** A topic's config changed: every partition of it takes {@code config} from its next append, retention run or cleaning. */
     public void updateTopicConfig(String topic, LogConfig config) {
         logs.forEach((partition, log) -> {
             if (partition.topic().equals(topic)) {
                 log.updateConfig(config);
             }
         });
+        cleaner.wakeUp();
     }
 
     public Map<TopicPartition, PartitionLog> logs() {
@@ -242,6 +276,12 @@ public final class LogManager implements AutoCloseable {
             return;
         }
         closed = true;
+        try {
+            cleaner.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted stopping the log cleaner", e);
+        }
         for (ScheduledFuture<?> timer : timers) {
             timer.cancel(false);
         }

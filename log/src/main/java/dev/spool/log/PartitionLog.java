@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -433,6 +435,50 @@ public final class PartitionLog implements AutoCloseable {
         deleter.deleteAsync(removed, config.fileDeleteDelayMs);
     }
 
+    // ---------------------------------------------------------------- compaction swap
+
+    /**
+     * Swaps a compacted segment in for {@code oldSegments} (consecutive, inactive, the first with the same
+     * base offset as {@code cleaned}, whose files are complete, fsynced and named {@code .cleaned}).
+     * Crash-safe at every step (recovery in {@link LogLoader}): the cleaned files become {@code .swap},
+     * the old segments {@code .deleted} (removed after file.delete.delay.ms, so readers finish), then the
+     * swap takes the plain names. Holds the partition lock only for these renames. Returns false, changing
+     * nothing, if the log moved on meanwhile (an old segment was deleted or truncated, or the log closed).
+     */
+    public boolean replaceSegments(List<LogSegment> oldSegments, LogSegment cleaned) throws IOException {
+        lock.lock();
+        try {
+            if (closed || oldSegments.isEmpty() || oldSegments.get(0).baseOffset() != cleaned.baseOffset()) {
+                return false;
+            }
+            for (LogSegment old : oldSegments) {
+                if (segments.get(old.baseOffset()) != old || segments.lastEntry().getValue() == old) {
+                    return false;
+                }
+            }
+            cleaned.renameFiles(LogFileNames.SWAP_SUFFIX);
+            syncDirectory();
+            segments.put(cleaned.baseOffset(), cleaned);
+            for (LogSegment old : oldSegments) {
+                if (old.baseOffset() != cleaned.baseOffset()) {
+                    segments.remove(old.baseOffset());
+                }
+            }
+            deleteAsync(oldSegments);
+            cleaned.renameFiles("");
+            syncDirectory();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void syncDirectory() throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+
     // ---------------------------------------------------------------- roll and flush
 
     /** Rolls a new active segment at the log end offset (if the active one is not empty). */
@@ -542,7 +588,7 @@ public final class PartitionLog implements AutoCloseable {
         return config;
     }
 
-    /** Applies new settings (topic config change); takes effect from the next append or retention run. */
+    /** Applies new settings (topic config change); takes effect from the next append, retention run or cleaning. */
     public void updateConfig(LogConfig newConfig) {
         this.config = newConfig;
     }

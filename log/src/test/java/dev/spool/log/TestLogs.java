@@ -78,14 +78,29 @@ public final class TestLogs {
             if (slice.isEmpty()) {
                 break;
             }
-            List<Record> records = recordsOfWholeBatches(slice.readFully(), next);
-            if (records.isEmpty()) {
+            ByteBuffer bytes = slice.readFully();
+            out.addAll(recordsOfWholeBatches(bytes, next));
+            long after = nextOffsetAfterWholeBatches(bytes, next);
+            if (after == next) {
                 break;
             }
-            out.addAll(records);
-            next = records.get(records.size() - 1).offset() + 1;
+            // past the last batch, not just its last record: compaction leaves batches ending in gaps
+            next = after;
         }
         return out;
+    }
+
+    /** The next offset after the last whole batch in {@code bytes}, or {@code fromOffset} if none is whole. */
+    public static long nextOffsetAfterWholeBatches(ByteBuffer bytes, long fromOffset) {
+        long next = fromOffset;
+        RecordBatch batch = new RecordBatch();
+        int position = bytes.position();
+        while (RecordBatch.sizeAt(bytes, position) > 0 && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit()) {
+            batch.wrap(bytes, position);
+            next = Math.max(next, batch.nextOffset());
+            position += batch.sizeInBytes();
+        }
+        return next;
     }
 
     /**

@@ -132,6 +132,16 @@ public final class RecordBatch {
         return (attributes() & CONTROL_FLAG_MASK) != 0;
     }
 
+    /** Attribute bit 6 (KIP-534): the base timestamp holds the time after which the cleaner may drop tombstones. */
+    public boolean hasDeleteHorizon() {
+        return (attributes() & DELETE_HORIZON_FLAG_MASK) != 0;
+    }
+
+    /** The delete horizon in ms, or {@link RecordBatchLayout#NO_TIMESTAMP} if the batch has none. */
+    public long deleteHorizonMs() {
+        return hasDeleteHorizon() ? baseTimestamp() : NO_TIMESTAMP;
+    }
+
     /** CRC-32C of bytes [21, end) as they are now. */
     public long computeChecksum() {
         ByteBuffer view = buffer.duplicate();

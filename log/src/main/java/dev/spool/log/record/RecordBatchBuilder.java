@@ -26,6 +26,8 @@ public final class RecordBatchBuilder {
     private boolean control;
     private long logAppendTimeMs = NO_TIMESTAMP;
     private boolean useLogAppendTime;
+    private long deleteHorizonMs = NO_TIMESTAMP;
+    private int minLastOffsetDelta = -1;
 
     private ByteBuffer records = ByteBuffer.allocate(256);
     private int recordCount;
@@ -74,6 +76,31 @@ public final class RecordBatchBuilder {
         return this;
     }
 
+    /**
+     * KIP-534: sets attribute bit 6 and writes {@code horizonMs} as the base timestamp, to which record
+     * timestamp deltas are then relative (they may be negative). Call before appending records.
+     */
+    public RecordBatchBuilder deleteHorizon(long horizonMs) {
+        if (recordCount > 0) {
+            throw new IllegalStateException("Set the delete horizon before appending records");
+        }
+        this.deleteHorizonMs = horizonMs;
+        return this;
+    }
+
+    /**
+     * Makes the batch's last offset at least {@code lastOffset} even if its last record is below it, as
+     * compaction does to keep a producer's batch spanning the same offsets (and so the same sequences).
+     */
+    public RecordBatchBuilder lastOffsetAtLeast(long lastOffset) {
+        long delta = lastOffset - baseOffset;
+        if (delta < 0 || delta > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Last offset " + lastOffset + " is outside the batch at base offset " + baseOffset);
+        }
+        this.minLastOffsetDelta = (int) delta;
+        return this;
+    }
+
     /** Appends a record at the next offset (base offset + records so far). Null key or value allowed. */
     public RecordBatchBuilder append(long timestampMs, byte[] key, byte[] value, Header... headers) {
         return appendWithOffset(baseOffset + lastOffsetDelta + 1, timestampMs,
@@ -93,7 +120,7 @@ public final class RecordBatchBuilder {
                     + (baseOffset + lastOffsetDelta) + " in batch with base offset " + baseOffset);
         }
         if (recordCount == 0) {
-            baseTimestamp = timestampMs;
+            baseTimestamp = deleteHorizonMs != NO_TIMESTAMP ? deleteHorizonMs : timestampMs;
         }
         long timestampDelta = timestampMs - baseTimestamp;
         int bodySize = bodySize((int) delta, timestampDelta, key, value, headers);
@@ -132,6 +159,7 @@ public final class RecordBatchBuilder {
         ByteBuffer body = compressedRecords();
         ByteBuffer batch = ByteBuffer.allocate(HEADER_SIZE_BYTES + body.remaining());
         int attributes = compression.id
+                | (deleteHorizonMs != NO_TIMESTAMP ? DELETE_HORIZON_FLAG_MASK : 0)
                 | (useLogAppendTime ? TIMESTAMP_TYPE_MASK : 0)
                 | (transactional ? TRANSACTIONAL_FLAG_MASK : 0)
                 | (control ? CONTROL_FLAG_MASK : 0);
@@ -140,7 +168,7 @@ public final class RecordBatchBuilder {
                 .putInt(PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch)
                 .put(MAGIC_OFFSET, MAGIC_V2)
                 .putShort(ATTRIBUTES_OFFSET, (short) attributes)
-                .putInt(LAST_OFFSET_DELTA_OFFSET, lastOffsetDelta)
+                .putInt(LAST_OFFSET_DELTA_OFFSET, Math.max(lastOffsetDelta, minLastOffsetDelta))
                 .putLong(BASE_TIMESTAMP_OFFSET, baseTimestamp)
                 .putLong(MAX_TIMESTAMP_OFFSET, useLogAppendTime ? logAppendTimeMs : maxTimestamp)
                 .putLong(PRODUCER_ID_OFFSET, producerId)

@@ -49,17 +49,54 @@ public final class LogSegment {
     private boolean closed;
 
     private LogSegment(Path dir, long baseOffset, LogConfig config, long createdMs, boolean active) throws IOException {
+        this(dir, baseOffset, config, createdMs, active, "");
+    }
+
+    private LogSegment(Path dir, long baseOffset, LogConfig config, long createdMs, boolean active, String fileSuffix)
+            throws IOException {
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = config.indexIntervalBytes;
         this.createdMs = createdMs;
-        this.logPath = LogFileNames.logFile(dir, baseOffset);
+        this.logPath = withSuffix(LogFileNames.logFile(dir, baseOffset), fileSuffix);
         this.channel = FileChannel.open(logPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         this.sizeBytes = (int) channel.size();
-        this.offsetIndex = new OffsetIndex(LogFileNames.offsetIndexFile(dir, baseOffset), baseOffset,
-                config.segmentIndexBytes, active);
-        this.timeIndex = new TimeIndex(LogFileNames.timeIndexFile(dir, baseOffset), baseOffset,
-                config.segmentIndexBytes, active);
+        this.offsetIndex = new OffsetIndex(withSuffix(LogFileNames.offsetIndexFile(dir, baseOffset), fileSuffix),
+                baseOffset, config.segmentIndexBytes, active);
+        this.timeIndex = new TimeIndex(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), fileSuffix),
+                baseOffset, config.segmentIndexBytes, active);
+    }
+
+    private static Path withSuffix(Path file, String suffix) {
+        return suffix.isEmpty() ? file : file.resolveSibling(file.getFileName() + suffix);
+    }
+
+    /**
+     * Creates a new, empty segment whose three files carry an extra {@code fileSuffix} (compaction writes
+     * into {@code .cleaned} files, see {@link #renameFiles}). Any leftover files of that name are replaced.
+     */
+    public static LogSegment createWithSuffix(Path dir, long baseOffset, LogConfig config, long nowMs,
+                                              String fileSuffix) throws IOException {
+        Files.deleteIfExists(withSuffix(LogFileNames.logFile(dir, baseOffset), fileSuffix));
+        Files.deleteIfExists(withSuffix(LogFileNames.offsetIndexFile(dir, baseOffset), fileSuffix));
+        Files.deleteIfExists(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), fileSuffix));
+        LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, true, fileSuffix);
+        segment.offsetIndex.reset();
+        segment.timeIndex.reset();
+        return segment;
+    }
+
+    /**
+     * Renames the three files to the segment's plain names plus {@code newSuffix} ("" for the plain names),
+     * indexes first and the log last: the log file's name is what recovery trusts. Open channels stay valid.
+     */
+    public void renameFiles(String newSuffix) throws IOException {
+        Path dir = logPath.getParent();
+        offsetIndex.renameTo(withSuffix(LogFileNames.offsetIndexFile(dir, baseOffset), newSuffix));
+        timeIndex.renameTo(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), newSuffix));
+        Path target = withSuffix(LogFileNames.logFile(dir, baseOffset), newSuffix);
+        Files.move(logPath, target, StandardCopyOption.ATOMIC_MOVE);
+        logPath = target;
     }
 
     /** Creates the files of a new, empty, active segment (indexes preallocated). */
@@ -454,6 +491,11 @@ public final class LogSegment {
     /** The largest batch max timestamp appended, or -1. */
     public long maxTimestampSoFar() {
         return maxTimestampSoFar;
+    }
+
+    /** The max timestamp of the segment's first batch, or -1 (max.compaction.lag.ms counts from it). */
+    public long firstBatchTimestamp() {
+        return firstBatchTimestamp;
     }
 
     /** The last offset of the batch holding {@link #maxTimestampSoFar()}, or -1. */

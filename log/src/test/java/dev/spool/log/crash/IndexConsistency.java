@@ -11,11 +11,11 @@ import java.nio.ByteBuffer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Test helper: checks that every index entry of every segment points at the batch it names. */
-final class IndexConsistency {
+public final class IndexConsistency {
     private IndexConsistency() {
     }
 
-    static void assertIndexesAgreeWithLog(PartitionLog log) throws IOException {
+    public static void assertIndexesAgreeWithLog(PartitionLog log) throws IOException {
         ByteBuffer header = LogSegment.newHeaderBuffer();
         for (LogSegment segment : log.segments()) {
             OffsetIndex offsets = segment.offsetIndex();

@@ -8,16 +8,14 @@ import dev.spool.log.record.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,47 +55,12 @@ class KillNineTest {
 
     /** Starts the appender, kills it with SIGKILL after {@code runMs}, returns the last offset it acknowledged. */
     private static long runAndKill(Path dir, long runMs) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", AckingAppender.class.getName(), dir.toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        long[] lastAck = {-1};
-        boolean[] ready = {false};
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    if (line.startsWith("ACK ")) {
-                        synchronized (lastAck) {
-                            lastAck[0] = Long.parseLong(line.substring(4));
-                        }
-                    } else if (line.startsWith("READY")) {
-                        synchronized (lastAck) {
-                            ready[0] = true;
-                            lastAck.notifyAll();
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException("Cannot read the appender's output", e);
+        AtomicLong lastAck = new AtomicLong(-1);
+        ChildJvm.runAndKill(AckingAppender.class, List.of(dir.toString()), runMs, line -> {
+            if (line.startsWith("ACK ")) {
+                lastAck.set(Long.parseLong(line.substring(4)));
             }
         });
-        reader.start();
-        synchronized (lastAck) {
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (!ready[0] && System.currentTimeMillis() < deadline) {
-                lastAck.wait(1000);
-            }
-            assertThat(ready[0]).as("appender started").isTrue();
-        }
-        Thread.sleep(runMs);
-        child.destroyForcibly(); // SIGKILL on Linux: no shutdown hook, no close, no flush
-        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.exitValue()).isEqualTo(137);
-        reader.join(30_000);
-        synchronized (lastAck) {
-            return lastAck[0];
-        }
+        return lastAck.get();
     }
 }
