@@ -1,0 +1,104 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball {@code mvn package} builds (dist/target/spool-VERSION.tar.gz), unpacked elsewhere and
+ * run with a PATH that has java and a few shell tools but no Maven: {@code bin/spool version} and a
+ * broker started from it with its sample {@code config/server.properties}, which a client reaches and
+ * SIGTERM stops cleanly.
+ */
+class DistributionIT {
+
+    private static final Pattern STARTED = Pattern.compile("started in \\d+ ms, listening on \\[PLAINTEXT://([^:\\]]+):(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void unpackedTarballRunsWithoutMaven() throws Exception {
+        Path tarball;
+        try (Stream<Path> files = Files.list(SpoolProcess.repositoryRoot().resolve("dist/target"))) {
+            tarball = files.filter(file -> file.getFileName().toString().matches("spool-.*\\.tar\\.gz"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no dist/target/spool-*.tar.gz: run mvn package"));
+        }
+        assertThat(ExternalCommand.run(dir, 60, "tar", "xzf", tarball.toString()).exitCode()).isZero();
+        Path home;
+        try (Stream<Path> unpacked = Files.list(dir)) {
+            home = unpacked.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertThat(home.resolve("bin/spool")).isExecutable();
+        assertThat(home.resolve("config/server.properties")).exists();
+        Path tools = Files.createDirectory(dir.resolve("tools"));
+        for (String tool : List.of("bash", "java", "dirname", "ls", "head")) {
+            Files.createSymbolicLink(tools.resolve(tool), Path.of(which(tool)));
+        }
+
+        Process version = process(home, tools, "version");
+        assertThat(version.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).startsWith("spool 0.");
+        assertThat(version.exitValue()).isZero();
+
+        Process server = process(home, tools, "server", "--config", "config/server.properties",
+                "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + dir.resolve("data"));
+        List<String> output = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Thread pump = new Thread(() -> {
+            try (BufferedReader reader = new BufferedReader(
+                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+                reader.lines().forEach(output::add);
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                output.add("<output ended: " + e + ">");
+            }
+        });
+        pump.start();
+        try {
+            Matcher started = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (started == null && server.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                synchronized (output) {
+                    started = output.stream().map(STARTED::matcher).filter(Matcher::find).findFirst().orElse(null);
+                }
+            }
+            assertThat(started).as("start-up line in %s", output).isNotNull();
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", started.group(1) + ":" + started.group(2)))) {
+                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
+            }
+            server.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
+            assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            pump.join(10_000);
+            assertThat(output).anySatisfy(line -> assertThat(line).contains("Spool broker stopped"));
+        } finally {
+            server.destroyForcibly();
+        }
+        assertThat(dir.resolve("data/meta.properties")).exists();
+    }
+
+    private static Process process(Path home, Path tools, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin/spool").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
+        builder.environment().put("PATH", tools.toString());
+        return builder.start();
+    }
+
+    private static String which(String tool) throws Exception {
+        ExternalCommand.Result result = ExternalCommand.run(Path.of("."), 10, "bash", "-c", "command -v " + tool);
+        return Path.of(result.output().trim()).toRealPath().toString();
+    }
+}
