@@ -134,14 +134,12 @@ public final class ProduceBatchValidator {
             plain = batch.buffer().duplicate();
             plain.limit(batch.startIndex() + batch.sizeInBytes()).position(batch.startIndex() + RecordBatchLayout.RECORDS_OFFSET);
         } else {
-            boolean mayFail = config.compact || (checkTimestamps
-                    && (lowestMs != Long.MIN_VALUE || batch.maxTimestamp() > highestMs));
-            if (!mayFail) {
-                return null;
-            }
+            // Always inflated, as Kafka does: a compressed batch whose CRC holds may still carry records
+            // that do not decode, which every consumer would then fail on.
             try {
                 plain = inflate(compression);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | org.xerial.snappy.SnappyError e) {
+                // snappy-java reports a damaged stream with an Error (bad chunk sizes), not an IOException.
                 return Rejection.of(Errors.CORRUPT_MESSAGE, "Cannot inflate the " + compression.configName
                         + " batch: " + e.getMessage());
             }
@@ -171,6 +169,10 @@ public final class ProduceBatchValidator {
             long timestampMs = baseTimestamp + Varints.readVarlong(plain);
             Varints.readVarint(plain); // offset delta
             int keyLength = Varints.readVarint(plain);
+            String malformed = malformedRecordBody(plain, keyLength, recordStart + length);
+            if (malformed != null) {
+                return Rejection.of(Errors.CORRUPT_MESSAGE, "Record " + index + " is malformed: " + malformed);
+            }
             String problem = null;
             if (checkTimestamps && (timestampMs < lowestMs || timestampMs > highestMs)) {
                 problem = "Timestamp " + timestampMs + " of record " + index + " is outside ["
@@ -199,6 +201,48 @@ public final class ProduceBatchValidator {
                 ? new Rejection(Errors.INVALID_TIMESTAMP, "One or more records have an invalid timestamp", recordErrors)
                 : new Rejection(Errors.INVALID_RECORD, "One or more records have no key, which compacted topics need",
                         recordErrors);
+    }
+
+    /**
+     * Reads the rest of a record after its key length, as every consumer will: key, value, header count
+     * and headers must fit and end exactly where the record's length says. Returns what is wrong, or null.
+     * Allocates nothing unless the record is malformed.
+     */
+    private static String malformedRecordBody(ByteBuffer plain, int keyLength, int recordEnd) {
+        if (!skip(plain, keyLength, recordEnd)) {
+            return "key of " + keyLength + " bytes";
+        }
+        int valueLength = Varints.readVarint(plain);
+        if (!skip(plain, valueLength, recordEnd)) {
+            return "value of " + valueLength + " bytes";
+        }
+        int headers = Varints.readVarint(plain);
+        if (headers < 0) {
+            return headers + " headers";
+        }
+        for (int header = 0; header < headers; header++) {
+            int headerKeyLength = Varints.readVarint(plain);
+            if (headerKeyLength < 0 || !skip(plain, headerKeyLength, recordEnd)) {
+                return "header key of " + headerKeyLength + " bytes";
+            }
+            int headerValueLength = Varints.readVarint(plain);
+            if (!skip(plain, headerValueLength, recordEnd)) {
+                return "header value of " + headerValueLength + " bytes";
+            }
+        }
+        return plain.position() == recordEnd ? null
+                : "its fields end at " + plain.position() + ", its length says " + recordEnd;
+    }
+
+    /** Skips a nullable field of {@code length} bytes (-1 is null) if it ends by {@code end}. */
+    private static boolean skip(ByteBuffer plain, int length, int end) {
+        if (length < -1 || length > end - plain.position()) {
+            return false;
+        }
+        if (length > 0) {
+            plain.position(plain.position() + length);
+        }
+        return true;
     }
 
     private ByteBuffer inflate(CompressionType compression) throws IOException {

@@ -137,6 +137,62 @@ class ProduceBatchValidatorTest {
     }
 
     @Test
+    void compressedRecordsThatDoNotInflateAreACorruptMessageEvenWithAValidCrc() {
+        for (CompressionType compression : CompressionType.values()) {
+            if (compression == CompressionType.NONE) {
+                continue;
+            }
+            ByteBuffer batch = batch(compression).build();
+            int records = batch.position() + RecordBatchLayout.RECORDS_OFFSET;
+            for (int at = records; at < batch.limit(); at++) {
+                batch.put(at, (byte) 0xFF);
+            }
+            if (compression == CompressionType.SNAPPY) {
+                // xerial framing: magic header (16 bytes), then a chunk size of -1 (snappy-java throws an Error)
+                batch.put(records, new byte[] {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1});
+            }
+            validator.batch().wrap(batch, batch.position());
+            validator.batch().writeChecksum();
+            assertThat(validate(batch)).as(compression.configName).isEqualTo(Errors.CORRUPT_MESSAGE);
+        }
+    }
+
+    @Test
+    void aRecordWhoseFieldsDoNotMatchItsLengthIsACorruptMessage() {
+        for (CompressionType compression : new CompressionType[] {CompressionType.NONE, CompressionType.GZIP}) {
+            // One record: length, attributes, timestamp delta, offset delta, key -1, value 1 byte, headers.
+            for (byte headers : new byte[] {(byte) 0x65 /* -51 */, 2 /* one header, missing */}) {
+                byte[] record = {0, 0, 0, 0, 1, 2, 'v', headers};
+                record[0] = (byte) ((record.length - 1) << 1);
+                ByteBuffer batch = new RecordBatchBuilder(compression).append(NOW_MS, null, bytes("v")).build();
+                ByteBuffer damaged = withRecordsSection(batch, compression, record);
+                assertThat(validate(damaged)).as("%s, header count byte %d", compression.configName, headers)
+                        .isEqualTo(Errors.CORRUPT_MESSAGE);
+            }
+        }
+    }
+
+    /** The batch with its records section replaced by {@code record} (compressed like the batch), CRC fixed. */
+    private ByteBuffer withRecordsSection(ByteBuffer batch, CompressionType compression, byte[] record) {
+        byte[] section = record;
+        if (compression != CompressionType.NONE) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            try (java.io.OutputStream gzip = new java.util.zip.GZIPOutputStream(out)) {
+                gzip.write(record);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            section = out.toByteArray();
+        }
+        ByteBuffer damaged = ByteBuffer.allocate(RecordBatchLayout.RECORDS_OFFSET + section.length);
+        damaged.put(batch.duplicate().limit(batch.position() + RecordBatchLayout.RECORDS_OFFSET)).put(section).flip();
+        damaged.putInt(8, damaged.remaining() - 12);
+        validator.batch().wrap(damaged, 0);
+        validator.batch().writeChecksum();
+        return damaged;
+    }
+
+    @Test
     void compactedTopicsNeedKeys() {
         LogConfig compacted = LogConfig.defaults().with(Map.of("cleanup.policy", "compact"));
         for (CompressionType compression : new CompressionType[] {CompressionType.NONE, CompressionType.GZIP}) {
