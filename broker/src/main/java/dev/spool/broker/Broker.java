@@ -31,6 +31,7 @@ import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicDefaults;
+import dev.spool.broker.metadata.TopicEventLog;
 import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.partition.PartitionManager;
@@ -174,6 +175,7 @@ public final class Broker implements AutoCloseable {
             BrokerMetrics metrics = new BrokerMetrics(metadata::image, partitions, groupCoordinator);
             resources.add(0, metrics);
             metadata.addListener(metrics);
+            metadata.addListener(new TopicEventLog());
             if (config.metricsListener() != null) {
                 metrics.serve(config.metricsListener());
             }
