@@ -43,6 +43,7 @@ import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogManager;
+import dev.spool.log.cleaner.CleanerConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.message.ApiKey;
@@ -95,7 +96,11 @@ public final class Broker implements AutoCloseable {
             LogManager logs = LogManager.open(config.logDirs(), topic -> brokerLogConfig, clock, scheduler,
                     new LogManager.Intervals(config.logRetentionCheckIntervalMs(),
                             LogManager.Intervals.DEFAULTS.flushCheckIntervalMs(),
-                            LogManager.Intervals.DEFAULTS.checkpointIntervalMs()));
+                            LogManager.Intervals.DEFAULTS.checkpointIntervalMs()),
+                    new CleanerConfig(config.get(BrokerConfig.LOG_CLEANER_ENABLE),
+                            config.get(BrokerConfig.LOG_CLEANER_THREADS),
+                            config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE),
+                            config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS)));
             resources.add(0, logs);
             PartitionLog metadataPartition = logs.getOrCreate(new TopicPartition(MetadataLog.TOPIC, 0));
             MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock,

@@ -48,6 +48,20 @@ public final class BrokerConfig {
             "log.retention.check.interval.ms", 300000, "How often segments past retention are looked for.")
             .validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<Boolean> LOG_CLEANER_ENABLE = ConfigKey.bool("log.cleaner.enable", true,
+            "Run the log cleaner, which compacts topics whose cleanup.policy includes compact.");
+    public static final ConfigKey<Integer> LOG_CLEANER_THREADS = ConfigKey.integer("log.cleaner.threads", 1,
+            "Threads compacting logs, each cleaning one log at a time.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Long> LOG_CLEANER_DEDUPE_BUFFER_SIZE = ConfigKey.longValue(
+            "log.cleaner.dedupe.buffer.size", 134217728L,
+            "Memory for the cleaners' key-to-offset maps, shared by all threads (24 bytes a key); a dirty section "
+                    + "with more keys is cleaned in several passes.")
+            .validatedBy(ConfigValidator.atLeast(1024 * 1024));
+    public static final ConfigKey<Long> LOG_CLEANER_BACKOFF_MS = ConfigKey.longValue("log.cleaner.backoff.ms", 15000,
+            "How long a cleaner thread sleeps when no log needs cleaning.")
+            .validatedBy(ConfigValidator.atLeast(0));
+
     public static final ConfigKey<Long> METADATA_SNAPSHOT_INTERVAL_RECORDS = ConfigKey.longValue(
             "metadata.log.max.records.between.snapshots", 20000,
             "Metadata records appended after which the metadata image is snapshotted (Spool counts records where "
@@ -108,7 +122,9 @@ public final class BrokerConfig {
 
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
-            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS, METADATA_SNAPSHOT_INTERVAL_RECORDS,
+            DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,
+            LOG_CLEANER_ENABLE, LOG_CLEANER_THREADS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_BACKOFF_MS,
+            METADATA_SNAPSHOT_INTERVAL_RECORDS,
             NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
