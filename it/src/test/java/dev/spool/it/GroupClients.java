@@ -31,8 +31,12 @@ final class GroupClients {
         return Admin.create(props);
     }
 
-    /** A group consumer with manual commits, starting from {@code autoOffsetReset} without a committed offset. */
-    static KafkaConsumer<String, String> consumer(String bootstrap, String group, String autoOffsetReset) {
+    /**
+     * A group consumer with manual commits, starting from {@code autoOffsetReset} without a committed
+     * offset; {@code extraConfig} are further name, value pairs.
+     */
+    static KafkaConsumer<String, String> consumer(String bootstrap, String group, String autoOffsetReset,
+                                                  String... extraConfig) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -44,6 +48,9 @@ final class GroupClients {
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        for (int i = 0; i + 1 < extraConfig.length; i += 2) {
+            props.put(extraConfig[i], extraConfig[i + 1]);
+        }
         return new KafkaConsumer<>(props);
     }
 

@@ -160,12 +160,14 @@ final class ClassicGroupMembership {
         old.completeJoin(joinErrorResponse(Errors.FENCED_INSTANCE_ID, oldMemberId));
         old.completeSync(syncError(Errors.FENCED_INSTANCE_ID));
         scheduleSession(group, replacement);
-        if (group.isIn(GroupState.STABLE) && !wasLeader && old.sameProtocols(replacement.protocols())) {
-            // Nothing about the assignment changes: the member gets the current generation back.
+        if (group.isIn(GroupState.STABLE) && old.sameProtocols(replacement.protocols())) {
+            // Nothing about the assignment changes: the member gets the current generation back. A
+            // leader also gets the members, told to skip the assignment (KIP-814): its SyncGroup in
+            // the stable group returns the assignment it had.
             if (!shard.write(List.of(GroupCoordinatorShard.groupMetadataRecord(group)))) {
                 return joinError(Errors.COORDINATOR_NOT_AVAILABLE, newMemberId);
             }
-            return CompletableFuture.completedFuture(joinResponse(group, replacement));
+            return CompletableFuture.completedFuture(joinResponse(group, replacement).setSkipAssignment(wasLeader));
         }
         CompletableFuture<JoinGroupResponseData> answer = new CompletableFuture<>();
         replacement.setAwaitingJoin(answer);

@@ -218,6 +218,24 @@ class ClassicGroupMembershipTest {
     }
 
     @Test
+    void aRestartedStaticLeaderKeepsTheGenerationAndIsToldToSkipTheAssignment() throws Exception {
+        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        JoinGroupResponseData first = fixture.join(GROUP, "", "instance-a", (short) 9, "range").join();
+        fixture.sync(GROUP, 1, first.memberId(), Map.of(first.memberId(), "all")).join();
+
+        JoinGroupResponseData restarted = fixture.join(GROUP, "", "instance-a", (short) 9, "range").join();
+
+        assertThat(restarted.generationId()).isEqualTo(1);
+        assertThat(restarted.leader()).isEqualTo(restarted.memberId());
+        assertThat(restarted.skipAssignment()).isTrue();
+        assertThat(restarted.members()).extracting(JoinGroupResponseMember::groupInstanceId)
+                .containsExactly("instance-a");
+        SyncGroupResponseData synced = fixture.sync(GROUP, 1, restarted.memberId(), Map.of()).join();
+        assertThat(new String(synced.assignment(), StandardCharsets.UTF_8)).isEqualTo("all");
+        assertThat(fixture.shard.group(GROUP).state()).isEqualTo(GroupState.STABLE);
+    }
+
+    @Test
     void anUnansweredMemberIdExpiresAfterTheSessionTimeout() throws Exception {
         ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
         JoinGroupResponseData first = fixture.join(GROUP, "", null, (short) 9, "range").join();
