@@ -1,6 +1,7 @@
 package dev.spool.broker.metrics;
 
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.network.RequestObserver;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.FetchResponseData;
@@ -56,6 +57,11 @@ public final class RequestMetrics implements RequestObserver {
         }
         requestsByApi = new CounterDataPoint[maxId + 1];
         latencyByApi = new DistributionDataPoint[maxId + 1];
+    }
+
+    /** Request metrics on their own registry (tests, benchmarks); a broker gets them from {@link BrokerMetrics}. */
+    public static RequestMetrics create(PrometheusRegistry registry, java.util.function.Supplier<MetadataImage> image) {
+        return new RequestMetrics(registry, new TopicTrafficMetrics(registry, image));
     }
 
     @Override
