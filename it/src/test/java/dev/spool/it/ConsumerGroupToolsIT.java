@@ -158,6 +158,21 @@ class ConsumerGroupToolsIT {
         assertThat(result.split(",\\s*")[4]).isEqualTo("40");
     }
 
+    @Test
+    @Order(6)
+    void theOffsetsTopicIsInternalCompactedAndHasFiftyPartitions() throws Exception {
+        org.apache.kafka.clients.admin.TopicDescription offsets = admin.describeTopics(List.of("__consumer_offsets"))
+                .allTopicNames().get().get("__consumer_offsets");
+        org.apache.kafka.common.config.ConfigResource resource = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "__consumer_offsets");
+
+        assertThat(offsets.isInternal()).isTrue();
+        assertThat(offsets.partitions()).hasSize(50);
+        assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("cleanup.policy").value())
+                .isEqualTo("compact");
+        assertThat(admin.listTopics().names().get()).doesNotContain("__consumer_offsets");
+    }
+
     /** Runs a Kafka tool against the broker (the groups tool gets --bootstrap-server here) and returns its output. */
     private static String tool(String mainClass, String... args) throws Exception {
         List<String> all = new java.util.ArrayList<>();
