@@ -20,7 +20,8 @@ public final class EmbeddedSpool implements AutoCloseable {
 
     /**
      * Settings an embedded broker starts with unless told otherwise: a free port, and no initial
-     * rebalance delay, so a test's consumer group forms at once (Kafka's own test harnesses do the same).
+     * rebalance delay, so a test's consumer group forms at once (Kafka's own test harnesses do the same);
+     * also an 8 MiB log cleaner map, see {@link #CLEANER_BUFFER}.
      */
     static final Map<String, String> TEST_DEFAULTS = Map.of(
             BrokerConfig.LISTENERS.name(), "PLAINTEXT://127.0.0.1:0",
@@ -37,8 +38,18 @@ public final class EmbeddedSpool implements AutoCloseable {
         this.ownsDataDir = ownsDataDir;
     }
 
+    /**
+     * The log cleaner's key map is Kafka's 128 MiB by default, allocated at start-up: too much for a
+     * broker inside a test JVM, where compacted topics are small. Set only where the setting exists.
+     */
+    private static final String CLEANER_BUFFER = "log.cleaner.dedupe.buffer.size";
+    private static final String CLEANER_BUFFER_BYTES = String.valueOf(8L << 20);
+
     static EmbeddedSpool start(Map<String, String> settings) throws IOException {
         Map<String, String> properties = new LinkedHashMap<>(TEST_DEFAULTS);
+        if (BrokerConfig.ALL.stream().anyMatch(key -> key.name().equals(CLEANER_BUFFER))) {
+            properties.put(CLEANER_BUFFER, CLEANER_BUFFER_BYTES);
+        }
         properties.putAll(settings);
         boolean ownsDataDir = !properties.containsKey(BrokerConfig.LOG_DIRS.name())
                 && !properties.containsKey(BrokerConfig.LOG_DIR.name());
