@@ -75,6 +75,10 @@ class ServerPropertiesIT {
             assertThat(spool.output()).anySatisfy(line -> assertThat(line).contains("WARN")
                     .contains("unknown").contains("process.roles"));
             assertThat(spool.output()).anySatisfy(line -> assertThat(line).contains("controller.quorum.voters"));
+            assertThat(spool.awaitOutput(line -> line.contains("INFO") && line.contains("Topic orders created with 3 partitions"),
+                    10_000)).as("one line for the new topic").isTrue();
+            admin.deleteTopics(List.of("orders")).all().get(30, TimeUnit.SECONDS);
+            assertThat(spool.awaitOutput(line -> line.contains("Topic orders deleted"), 10_000)).isTrue();
         }
     }
 
