@@ -44,7 +44,7 @@ class CleanerKillNineTest {
         Map<String, Long> acked = new HashMap<>();
         long[] cleanings = {0};
         long version = 0;
-        for (int round = 0; round < 4; round++) {
+        for (int round = 0; round < 3; round++) {
             runAndKill(dir, version, 700 + random.nextInt(1300), acked, cleanings);
             version = acked.values().stream().mapToLong(Math::abs).max().orElse(0) + 1_000_000;
             ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
