@@ -1,0 +1,189 @@
+package dev.spool.broker.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.cluster.ClusterView;
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.BrokerConfigLayers;
+import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.metadata.ConfigResource;
+import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.metadata.TopicDefaults;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.LogConfig;
+import dev.spool.log.PartitionLog;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.FindCoordinatorRequestData;
+import dev.spool.protocol.message.FindCoordinatorResponseData;
+import dev.spool.protocol.message.JoinGroupRequestData;
+import dev.spool.protocol.message.JoinGroupResponseData;
+import dev.spool.protocol.message.LeaveGroupRequestData;
+import dev.spool.protocol.message.LeaveGroupResponseData;
+import dev.spool.protocol.message.ListGroupsRequestData;
+import dev.spool.protocol.message.ListGroupsResponseData;
+import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
+import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
+import dev.spool.protocol.message.OffsetCommitResponseData;
+import dev.spool.protocol.message.OffsetFetchRequestData;
+import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
+import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
+import dev.spool.protocol.message.OffsetFetchResponseData;
+import dev.spool.protocol.types.Message;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The group API handlers on a real coordinator, metadata manager and partition logs: FindCoordinator
+ * creates {@code __consumer_offsets}; each API answers in the shape of its version.
+ */
+class GroupApiHandlersTest {
+
+    private static final int OFFSETS_PARTITIONS = 3;
+
+    @TempDir
+    Path dir;
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private MetadataManager metadata;
+    private PartitionManager partitions;
+    private GroupCoordinator coordinator;
+    private FindCoordinatorHandler findCoordinator;
+    private GroupHandler groups;
+    private OffsetHandler offsets;
+
+    @BeforeEach
+    void start() throws Exception {
+        PartitionLog metadataLog = PartitionLog.open(dir.resolve("metadata").resolve("__cluster_metadata-0"), LogConfig.defaults(),
+                System::currentTimeMillis, scheduler);
+        metadata = new MetadataManager(new MetadataLog(metadataLog), System::currentTimeMillis, Long.MAX_VALUE);
+        metadata.load();
+        partitions = new PartitionManager(dir.resolve("data"), new BrokerConfigLayers(new BrokerConfig(Map.of()))::topicLogDefaults,
+                System::currentTimeMillis, scheduler);
+        metadata.addListener(partitions);
+        GroupSettings defaults = GroupSettings.defaults();
+        GroupSettings settings = new GroupSettings(OFFSETS_PARTITIONS, (short) 1, defaults.segmentBytes(), 0,
+                defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(), defaults.maxSize(),
+                defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
+                defaults.offsetMetadataMaxBytes());
+        coordinator = new GroupCoordinator(settings, metadata,
+                new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()), overrides -> null), partitions,
+                System::currentTimeMillis);
+        metadata.addListener(coordinator);
+        ClusterView view = new ClusterView("cluster", 1,
+                List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
+        findCoordinator = new FindCoordinatorHandler(coordinator, () -> view);
+        groups = new GroupHandler(coordinator);
+        offsets = new OffsetHandler(coordinator);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        coordinator.close();
+        partitions.close();
+        metadata.close();
+        scheduler.shutdownNow();
+        scheduler.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private static RequestContext context(ApiKey api, int version) {
+        return new RequestContext(api, (short) version, 1, "test-client", new InetSocketAddress("127.0.0.1", 5555));
+    }
+
+    private Message call(dev.spool.broker.api.ApiHandler handler, ApiKey api, int version, Message request)
+            throws Exception {
+        return handler.handle(context(api, version), request).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void beforeTheOffsetsTopicExistsGroupsHaveNoCoordinator() throws Exception {
+        OffsetFetchResponseData response = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+                new OffsetFetchRequestData().setGroupId("g").setTopics(null));
+
+        assertThat(response.errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        assertThat(metadata.image().topic(GroupCoordinator.TOPIC)).isNull();
+    }
+
+    @Test
+    void findCoordinatorCreatesTheCompactedOffsetsTopicAndNamesThisBroker() throws Exception {
+        FindCoordinatorResponseData single = (FindCoordinatorResponseData) call(findCoordinator,
+                ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
+        FindCoordinatorResponseData batched = (FindCoordinatorResponseData) call(findCoordinator,
+                ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 0)
+                        .setCoordinatorKeys(List.of("a", "b")));
+        FindCoordinatorResponseData transaction = (FindCoordinatorResponseData) call(findCoordinator,
+                ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 1)
+                        .setCoordinatorKeys(List.of("txn")));
+
+        assertThat(single.errorCode()).isZero();
+        assertThat(single.host()).isEqualTo("broker.test");
+        assertThat(single.port()).isEqualTo(9092);
+        assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::key)
+                .containsExactly("a", "b");
+        assertThat(batched.coordinators()).allSatisfy(found -> assertThat(found.nodeId()).isEqualTo(1));
+        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partitions()).hasSize(OFFSETS_PARTITIONS);
+        assertThat(metadata.image().configs(ConfigResource.topic(GroupCoordinator.TOPIC)))
+                .containsEntry("cleanup.policy", "compact");
+    }
+
+    @Test
+    void offsetFetchAnswersInTheShapeOfEachVersion() throws Exception {
+        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        OffsetCommitResponseData committed = (OffsetCommitResponseData) call(offsets, ApiKey.OFFSET_COMMIT, 8,
+                new OffsetCommitRequestData().setGroupId("g").setGenerationIdOrMemberEpoch(-1).setMemberId("")
+                        .setTopics(List.of(new OffsetCommitRequestTopic().setName("t").setPartitions(List.of(
+                                new OffsetCommitRequestPartition().setPartitionIndex(1).setCommittedOffset(12)
+                                        .setCommittedMetadata("m"))))));
+        assertThat(committed.topics().get(0).partitions().get(0).errorCode()).isZero();
+
+        OffsetFetchResponseData v1 = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 1,
+                new OffsetFetchRequestData().setGroupId("g").setTopics(List.of(
+                        new OffsetFetchRequestTopic().setName("t").setPartitionIndexes(List.of(0, 1)))));
+        OffsetFetchResponseData all = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+                new OffsetFetchRequestData().setGroupId("g").setTopics(null).setRequireStable(true));
+        OffsetFetchResponseData batched = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 9,
+                new OffsetFetchRequestData().setGroups(List.of(
+                        new OffsetFetchRequestGroup().setGroupId("g").setTopics(null),
+                        new OffsetFetchRequestGroup().setGroupId("other").setTopics(null))));
+
+        assertThat(v1.topics().get(0).partitions()).extracting(p -> p.committedOffset()).containsExactly(-1L, 12L);
+        assertThat(all.topics()).hasSize(1);
+        assertThat(all.topics().get(0).partitions().get(0).metadata()).isEqualTo("m");
+        assertThat(batched.groups()).extracting(OffsetFetchResponseData.OffsetFetchResponseGroup::groupId)
+                .containsExactly("g", "other");
+        assertThat(batched.groups().get(0).topics().get(0).partitions().get(0).committedOffset()).isEqualTo(12);
+        assertThat(batched.groups().get(1).topics()).isEmpty();
+    }
+
+    @Test
+    void oldVersionsOfJoinAndLeaveCarryTheirErrorsWhereTheyCan() throws Exception {
+        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+
+        JoinGroupResponseData join = (JoinGroupResponseData) call(groups, ApiKey.JOIN_GROUP, 5,
+                new JoinGroupRequestData().setGroupId("g").setSessionTimeoutMs(10).setRebalanceTimeoutMs(10)
+                        .setMemberId("").setProtocolType("consumer").setProtocols(List.of()));
+        LeaveGroupResponseData leave = (LeaveGroupResponseData) call(groups, ApiKey.LEAVE_GROUP, 1,
+                new LeaveGroupRequestData().setGroupId("g").setMemberId("nobody"));
+        ListGroupsResponseData listed = (ListGroupsResponseData) call(groups, ApiKey.LIST_GROUPS, 5,
+                new ListGroupsRequestData().setStatesFilter(List.of("Assigning")));
+
+        assertThat(join.errorCode()).isEqualTo(Errors.INVALID_SESSION_TIMEOUT.code());
+        // JoinGroup v5's protocol name is not nullable.
+        assertThat(join.protocolName()).isEmpty();
+        assertThat(leave.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(listed.groups()).isEmpty();
+    }
+}
