@@ -16,8 +16,10 @@ import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -111,6 +113,15 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
 
     @Override
     public void onImage(MetadataImage previous, MetadataImage current) {
+        Set<String> deleted = new HashSet<>();
+        for (TopicImage before : previous.topics()) {
+            if (current.topic(before.id()) == null && !before.name().equals(TOPIC)) {
+                deleted.add(before.name());
+            }
+        }
+        if (!deleted.isEmpty()) {
+            thread.execute(() -> deleteOffsetsOfTopics(deleted));
+        }
         TopicImage topic = current.topic(TOPIC);
         if (topic == null) {
             if (previous.topic(TOPIC) != null) {
@@ -173,6 +184,14 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
             }
             return results;
         }, thread);
+    }
+
+    private void deleteOffsetsOfTopics(Set<String> deleted) {
+        for (GroupCoordinatorShard shard : shards.values()) {
+            if (shard.isLoaded()) {
+                shard.offsetCommits().deleteOffsetsOfTopics(deleted);
+            }
+        }
     }
 
     private void expireOffsets() {

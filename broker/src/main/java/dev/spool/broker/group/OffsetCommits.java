@@ -174,6 +174,29 @@ final class OffsetCommits {
     }
 
     /**
+     * Removes every group's offsets of deleted topics (tombstones), so that a topic created again
+     * under the same name starts without the old positions, as Kafka does. Returns how many.
+     */
+    int deleteOffsetsOfTopics(Set<String> deletedTopics) {
+        List<CoordinatorRecord> tombstones = new ArrayList<>();
+        for (String groupId : shard.offsets().groupIds()) {
+            for (Map.Entry<String, TreeMap<Integer, CommittedOffset>> topic : shard.offsets().offsets(groupId).entrySet()) {
+                if (deletedTopics.contains(topic.getKey())) {
+                    for (Integer partition : topic.getValue().keySet()) {
+                        tombstones.add(CoordinatorRecord.offsetTombstone(groupId, topic.getKey(), partition));
+                    }
+                }
+            }
+        }
+        if (tombstones.isEmpty() || !shard.write(tombstones)) {
+            return 0;
+        }
+        LOG.info("Removed {} committed offsets of deleted topics {} from __consumer_offsets-{}", tombstones.size(),
+                deletedTopics, shard.partition());
+        return tombstones.size();
+    }
+
+    /**
      * Removes offsets past {@code offsets.retention.minutes} (KIP-211): of a group without members,
      * counted from when it became empty, or from the commit for a group that never had members; an
      * offset committed with an explicit retention (v2-4) expires at its own time. An empty group left

@@ -143,6 +143,20 @@ class OffsetCommitsTest {
     }
 
     @Test
+    void offsetsOfADeletedTopicAreRemovedFromEveryGroup() throws Exception {
+        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        fixture.commit("a", -1, "", "deleted", 0, 1, "");
+        fixture.commit("a", -1, "", "kept", 0, 1, "");
+        fixture.commit("b", -1, "", "deleted", 3, 1, "");
+
+        assertThat(fixture.shard.offsetCommits().deleteOffsetsOfTopics(java.util.Set.of("deleted"))).isEqualTo(2);
+
+        GroupCoordinatorShard reloaded = fixture.reload();
+        assertThat(reloaded.offsets().offsets("a").keySet()).containsExactly("kept");
+        assertThat(reloaded.offsets().hasOffsets("b")).isFalse();
+    }
+
+    @Test
     void offsetDeleteRemovesOffsetsOfTopicsTheGroupNoLongerReads() throws Exception {
         ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
         String[] members = ClassicGroupMembershipTest.stableGroupOfTwo(fixture);
