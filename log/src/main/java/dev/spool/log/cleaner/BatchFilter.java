@@ -34,6 +34,7 @@ final class BatchFilter {
     private ByteBuffer output;
     private int recordsRead;
     private int recordsRetained;
+    private long keptTombstoneHorizonMs;
 
     /**
      * Filters {@code batch} against {@code map}; {@link #output()} then holds the bytes to write (for
@@ -43,6 +44,7 @@ final class BatchFilter {
         retained.clear();
         recordsRead = 0;
         recordsRetained = 0;
+        keptTombstoneHorizonMs = RecordBatchLayout.NO_TIMESTAMP;
         if (batch.isControl()) {
             return copy(batch);
         }
@@ -65,6 +67,10 @@ final class BatchFilter {
         }
         recordsRetained = retained.size();
         boolean needsHorizon = keepsTombstone && !batch.hasDeleteHorizon();
+        long newHorizonMs = needsHorizon ? saturatedAdd(nowMs, deleteRetentionMs) : horizonMs;
+        if (keepsTombstone) {
+            keptTombstoneHorizonMs = newHorizonMs;
+        }
         if (retained.size() == records.size() && !needsHorizon) {
             return copy(batch);
         }
@@ -75,7 +81,7 @@ final class BatchFilter {
             }
             return Outcome.REMOVED;
         }
-        output = rebuild(batch, needsHorizon ? saturatedAdd(nowMs, deleteRetentionMs) : horizonMs);
+        output = rebuild(batch, newHorizonMs);
         return Outcome.REBUILT;
     }
 
@@ -89,6 +95,11 @@ final class BatchFilter {
         return recordsRead;
     }
 
+    /** The delete horizon of the last batch if it keeps a tombstone, else -1: when a cleaning can drop it. */
+    long keptTombstoneHorizonMs() {
+        return keptTombstoneHorizonMs;
+    }
+
     /** Records the last batch kept. */
     int recordsRetained() {
         return recordsRetained;
@@ -98,7 +109,7 @@ final class BatchFilter {
         ByteBuffer view = batch.buffer().duplicate();
         view.limit(batch.startIndex() + batch.sizeInBytes()).position(batch.startIndex());
         output = view.slice();
-        recordsRead = batch.recordCount();
+        recordsRead = Math.max(recordsRead, batch.recordCount());
         recordsRetained = batch.recordCount();
         return Outcome.COPIED;
     }

@@ -66,10 +66,14 @@ final class Cleaner {
         long firstDirty = target.firstDirtyOffset();
         long uncleanable = target.firstUncleanableOffset();
         int passes = 0;
-        long[] totals = new long[4]; // bytes read, bytes written, records read, records retained
+        long[] totals = new long[5]; // bytes read, bytes written, records read, records retained, earliest horizon
+        totals[4] = Long.MAX_VALUE;
         double utilization = 0;
+        // expired tombstones alone justify one pass over the clean section, with an empty map
+        boolean rewriteClean = target.tombstonesExpired();
         try {
-            while (firstDirty < uncleanable) {
+            while (firstDirty < uncleanable || rewriteClean) {
+                rewriteClean = false;
                 List<LogSegment> segments = log.segments();
                 ensureMap(uncleanable - firstDirty);
                 long endOffset = buildOffsetMap(segments, firstDirty, uncleanable, abortRequested);
@@ -85,7 +89,7 @@ final class Cleaner {
         }
         long elapsedMs = (System.nanoTime() - startNanos) / 1_000_000;
         return new CleaningResult(firstDirty, passes, totals[0], totals[1], totals[2], totals[3], elapsedMs,
-                target.dirtyRatio(), utilization);
+                target.dirtyRatio(), utilization, totals[4]);
     }
 
     private void ensureMap(long dirtyOffsets) {
@@ -205,6 +209,9 @@ final class Cleaner {
                             lastOfProducer);
                     totals[2] += filter.recordsRead();
                     totals[3] += filter.recordsRetained();
+                    if (filter.keptTombstoneHorizonMs() != RecordBatchLayout.NO_TIMESTAMP) {
+                        totals[4] = Math.min(totals[4], filter.keptTombstoneHorizonMs());
+                    }
                     if (outcome != BatchFilter.Outcome.REMOVED) {
                         cleaned.append(filter.output());
                     }

@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 /**
  * Thread-safe: compacts the logs whose cleanup.policy includes compact, on {@code log.cleaner.threads}
  * daemon threads. Each thread repeatedly picks the dirtiest eligible log not being cleaned by another
- * ({@link LogToClean#isCleanable()}: dirty ratio above min.cleanable.dirty.ratio, or past
- * max.compaction.lag.ms first), cleans it with its own {@link Cleaner}, and writes the new first dirty
+ * ({@link LogToClean#isCleanable()}: dirty ratio above min.cleanable.dirty.ratio, past
+ * max.compaction.lag.ms first, or holding tombstones past their delete horizon), cleans it with its own {@link Cleaner}, and writes the new first dirty
  * offset to {@code cleaner-offset-checkpoint}; when no log qualifies it waits {@code log.cleaner.backoff.ms}.
  * A policy change needs no restart: every pick reads the log's current config.
  */
@@ -37,6 +37,8 @@ public final class LogCleaner implements AutoCloseable {
     private final Map<TopicPartition, Boolean> inProgress = new HashMap<>();
     /** Partitions that may not be picked (being deleted); guarded by this. */
     private final Set<TopicPartition> paused = new HashSet<>();
+    /** Earliest delete horizon of the tombstones each log's last cleaning kept (in memory only); guarded by this. */
+    private final Map<TopicPartition, Long> tombstoneHorizons = new HashMap<>();
     private volatile boolean stopping;
 
     /**
@@ -110,6 +112,9 @@ public final class LogCleaner implements AutoCloseable {
         try {
             CleaningResult result = cleaner.clean(target, () -> abortRequested(partition));
             checkpoints.update(logDir, partition, result.nextDirtyOffset());
+            synchronized (this) {
+                tombstoneHorizons.put(partition, result.earliestTombstoneHorizonMs());
+            }
             stats.onCleaned(result);
             LOG.info("Cleaned {}: {} -> {} bytes in {} ms ({} passes, dirty ratio {})", partition, result.bytesRead(),
                     result.bytesWritten(), result.elapsedMs(), result.passes(), String.format("%.2f", result.dirtyRatio()));
@@ -142,8 +147,8 @@ public final class LogCleaner implements AutoCloseable {
             if (!log.config().compact || inProgress.containsKey(partition) || paused.contains(partition)) {
                 continue;
             }
-            LogToClean candidate = LogToClean.of(partition, log,
-                    checkpoints.get(log.dir().getParent(), partition), nowMs);
+            LogToClean candidate = LogToClean.of(partition, log, checkpoints.get(log.dir().getParent(), partition),
+                    tombstoneHorizons.getOrDefault(partition, Long.MAX_VALUE), nowMs);
             if (candidate.isCleanable() && (best == null || rank(candidate) > rank(best))) {
                 best = candidate;
             }
@@ -183,6 +188,9 @@ public final class LogCleaner implements AutoCloseable {
 
     /** Forgets a deleted partition's checkpoint entry. */
     public void onPartitionDeleted(Path logDir, TopicPartition partition) throws IOException {
+        synchronized (this) {
+            tombstoneHorizons.remove(partition);
+        }
         checkpoints.remove(logDir, partition);
     }
 

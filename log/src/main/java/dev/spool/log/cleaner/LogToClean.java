@@ -15,13 +15,23 @@ import java.util.List;
  * holding a record younger than {@code min.compaction.lag.ms}, whichever comes first.
  */
 public record LogToClean(TopicPartition partition, PartitionLog log, long firstDirtyOffset,
-                         long firstUncleanableOffset, long cleanBytes, long dirtyBytes, boolean overdue) {
+                         long firstUncleanableOffset, long cleanBytes, long dirtyBytes, boolean overdue,
+                         boolean tombstonesExpired) {
 
     /**
      * The sections of {@code log} given the checkpointed first dirty offset ({@code -1} if none; reset to
      * the log start when it lies outside the log, e.g. after truncation or DeleteRecords).
      */
     public static LogToClean of(TopicPartition partition, PartitionLog log, long checkpointedDirtyOffset, long nowMs) {
+        return of(partition, log, checkpointedDirtyOffset, Long.MAX_VALUE, nowMs);
+    }
+
+    /**
+     * As {@link #of(TopicPartition, PartitionLog, long, long)}, knowing the earliest delete horizon of
+     * the tombstones the last cleaning kept: once it has passed, the log is worth cleaning again.
+     */
+    public static LogToClean of(TopicPartition partition, PartitionLog log, long checkpointedDirtyOffset,
+                                long earliestTombstoneHorizonMs, long nowMs) {
         LogConfig config = log.config();
         List<LogSegment> segments = log.segments();
         long logStart = log.logStartOffset();
@@ -52,7 +62,8 @@ public record LogToClean(TopicPartition partition, PartitionLog log, long firstD
             dirtyBytes += segment.sizeInBytes();
         }
         firstUncleanable = Math.max(firstUncleanable, firstDirty);
-        return new LogToClean(partition, log, firstDirty, firstUncleanable, cleanBytes, dirtyBytes, overdue);
+        return new LogToClean(partition, log, firstDirty, firstUncleanable, cleanBytes, dirtyBytes, overdue,
+                nowMs >= earliestTombstoneHorizonMs && cleanBytes > 0);
     }
 
     /** Dirty bytes over all cleanable bytes (0 when there are none). */
@@ -61,9 +72,13 @@ public record LogToClean(TopicPartition partition, PartitionLog log, long firstD
         return total == 0 ? 0 : (double) dirtyBytes / total;
     }
 
-    /** Whether the log should be cleaned now: dirty beyond min.cleanable.dirty.ratio, or past max.compaction.lag.ms. */
+    /**
+     * Whether the log should be cleaned now: dirty beyond min.cleanable.dirty.ratio, past
+     * max.compaction.lag.ms, or holding tombstones whose delete horizon has passed.
+     */
     public boolean isCleanable() {
-        return firstUncleanableOffset > firstDirtyOffset && dirtyBytes > 0
+        boolean dirty = firstUncleanableOffset > firstDirtyOffset && dirtyBytes > 0
                 && (overdue || dirtyRatio() > log.config().minCleanableDirtyRatio);
+        return dirty || tombstonesExpired;
     }
 }

@@ -64,6 +64,7 @@ class CompactionModelTest {
         long producerLastOffset = -1;
         int producerLastBaseSequence = -1;
         long consumerNextOffset;
+        long earliestTombstoneHorizonMs = Long.MAX_VALUE;
         final Map<String, Long> consumerSeen = new HashMap<>();
     }
 
@@ -165,11 +166,13 @@ class CompactionModelTest {
 
     private static long clean(PartitionLog log, Cleaner cleaner, TestLogs.ManualClock clock, Model model,
                               long firstDirty) throws IOException {
-        LogToClean target = LogToClean.of(PARTITION, log, firstDirty, clock.nowMs());
+        LogToClean target = LogToClean.of(PARTITION, log, firstDirty, model.earliestTombstoneHorizonMs, clock.nowMs());
         CleaningResult result = cleaner.clean(target, () -> false);
         if (result.passes() == 0) {
+            assertThat(target.tombstonesExpired()).isFalse();
             return firstDirty;
         }
+        model.earliestTombstoneHorizonMs = result.earliestTombstoneHorizonMs();
         long nowMs = clock.nowMs();
         Set<String> expired = new HashSet<>();
         model.tombstoneOffset.forEach((key, offset) -> {

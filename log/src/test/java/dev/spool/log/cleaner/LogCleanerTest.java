@@ -143,6 +143,32 @@ class LogCleanerTest {
     }
 
     @Test
+    void aTombstoneGoesOnceItsDeleteHorizonPassesEvenWithoutNewWrites() throws Exception {
+        open();
+        PartitionLog log = manager.getOrCreate(new TopicPartition("c-tombstone", 0));
+        log.updateConfig(COMPACT.with(Map.of("delete.retention.ms", "1000")));
+        writeKeys(log, 10, 5);
+        log.appendAsLeader(new RecordBatchBuilder(CompressionType.SNAPPY)
+                .append(RECORD_TIME_MS, "key-0".getBytes(StandardCharsets.UTF_8), null).build(), 0);
+        log.roll();
+        log.updateHighWatermark(log.logEndOffset());
+        manager.cleaner().wakeUp();
+        await(() -> manager.cleaner().stats().cleanings() >= 1, "a first cleaning");
+        Map<String, String> afterFirst = latest(log);
+        assertThat(afterFirst).containsKey("key-0").containsEntry("key-0", null);
+        clock.advance(1_000);
+        manager.cleaner().wakeUp();
+        await(() -> {
+            try {
+                return !latest(log).containsKey("key-0");
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "the tombstone removed");
+        assertThat(latest(log)).hasSize(4).containsEntry("key-1", "value-1-9");
+    }
+
+    @Test
     void deletingAPartitionStopsItsCleaningAndForgetsItsCheckpoint() throws Exception {
         open();
         TopicPartition partition = new TopicPartition("c-gone", 0);
