@@ -1,0 +1,126 @@
+package dev.spool.it.reliability;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * An idempotent producer (acks=all) on its own thread writing numbered records per key: key
+ * {@code key-i}, value {@code key-i:n} with n = 0, 1, 2... per key, the keys in turn. It keeps the
+ * numbers the broker acknowledged; a send that fails (the broker was down longer than the delivery
+ * timeout) is counted, and the producer carries on with the next number. Thread-safe.
+ */
+public final class NumberedProducer implements AutoCloseable {
+
+    private final KafkaProducer<String, String> producer;
+    private final String topic;
+    private final int keys;
+    private final Map<String, NavigableSet<Long>> acked = new ConcurrentHashMap<>();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong ackedCount = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private boolean closed;
+
+    public NumberedProducer(String bootstrap, String topic, int keys) {
+        this.topic = topic;
+        this.keys = keys;
+        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
+                ProducerConfig.LINGER_MS_CONFIG, 2,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000,
+                ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000),
+                new StringSerializer(), new StringSerializer());
+        for (int k = 0; k < keys; k++) {
+            acked.put(key(k), new ConcurrentSkipListSet<>());
+        }
+        this.thread = new Thread(this::run, "numbered-producer");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    static String key(int k) {
+        return "key-" + k;
+    }
+
+    private void run() {
+        long[] next = new long[keys];
+        long sent = 0;
+        while (running) {
+            int k = (int) (sent % keys);
+            String key = key(k);
+            long number = next[k]++;
+            try {
+                producer.send(new ProducerRecord<>(topic, key, key + ":" + number), (metadata, error) -> {
+                    if (error == null) {
+                        acked.get(key).add(number);
+                        ackedCount.incrementAndGet();
+                    } else {
+                        failed.incrementAndGet();
+                    }
+                });
+            } catch (RuntimeException e) {
+                failed.incrementAndGet();
+            }
+            if (++sent % 20 == 0) {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    public long ackedCount() {
+        return ackedCount.get();
+    }
+
+    public long failedCount() {
+        return failed.get();
+    }
+
+    /** The acknowledged numbers per key, copied. */
+    public Map<String, NavigableSet<Long>> acked() {
+        Map<String, NavigableSet<Long>> copy = new TreeMap<>();
+        acked.forEach((key, numbers) -> copy.put(key, new java.util.TreeSet<>(numbers)));
+        return copy;
+    }
+
+    /** Waits until at least {@code more} further records were acknowledged; false if not in time. */
+    public boolean awaitProgress(long more, Duration timeout) throws InterruptedException {
+        long target = ackedCount.get() + more;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ackedCount.get() < target) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    /** Stops sending and waits for every record sent to be acknowledged or failed; idempotent. */
+    @Override
+    public synchronized void close() throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        running = false;
+        thread.join(10_000);
+        producer.flush();
+        producer.close(Duration.ofSeconds(30));
+    }
+}
