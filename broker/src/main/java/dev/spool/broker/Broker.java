@@ -177,7 +177,8 @@ public final class Broker implements AutoCloseable {
                     .register(ApiKey.OFFSET_FETCH, 1, 9, offsetHandler)
                     .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, offsetHandler);
 
-            BrokerMetrics metrics = new BrokerMetrics(metadata::image, partitions, groupCoordinator);
+            BrokerMetrics metrics = new BrokerMetrics(metadata::image, partitions, groupCoordinator,
+                    logs.cleaner().stats());
             resources.add(0, metrics);
             metadata.addListener(metrics);
             metadata.addListener(new TopicEventLog());

@@ -49,6 +49,7 @@ class MetricsIT {
             Map<String, Double> before = scrape(endpoint);
             assertThat(before).containsEntry("kafka_server_replicamanager_under_replicated_partitions", 0.0)
                     .containsKey("jvm_memory_used_bytes{area=\"heap\"}")
+                    .containsKey("kafka_log_logcleaner_cleanings_total")
                     .doesNotContainKey("kafka_server_brokertopicmetrics_messages_in_total{topic=\"metered\"}");
 
             try (KafkaProducer<String, String> producer = producer(spool)) {

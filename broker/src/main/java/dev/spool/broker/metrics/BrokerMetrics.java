@@ -6,6 +6,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataListener;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.cleaner.CleanerStats;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -30,11 +31,13 @@ public final class BrokerMetrics implements MetadataListener, AutoCloseable {
     private final TopicTrafficMetrics topics;
     private HTTPServer server;
 
-    public BrokerMetrics(Supplier<MetadataImage> image, PartitionManager partitions, GroupCoordinator groups) {
+    public BrokerMetrics(Supplier<MetadataImage> image, PartitionManager partitions, GroupCoordinator groups,
+                         CleanerStats cleaner) {
         this.topics = new TopicTrafficMetrics(registry, image);
         this.requests = new RequestMetrics(registry, topics);
         PartitionMetrics.register(registry, partitions);
         GroupLagMetrics.register(registry, groups, partitions);
+        CleanerMetrics.register(registry, cleaner);
         JvmMetrics.builder().register(registry);
     }
 
