@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
@@ -35,9 +33,7 @@ class GroupRebalanceIT {
     @BeforeAll
     static void start() throws Exception {
         spool = SpoolProcess.start("group.initial.rebalance.delay.ms=0", "group.min.session.timeout.ms=1000");
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap());
-        admin = Admin.create(props);
+        admin = GroupClients.admin(spool.bootstrap());
     }
 
     @AfterAll
