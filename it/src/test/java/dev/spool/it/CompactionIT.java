@@ -16,6 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,8 +25,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * Log compaction seen from real clients: {@code __consumer_offsets} stays bounded under 100,000 offset
  * commits of a few groups (and the committed offsets survive compaction and a restart); a Java consumer
  * reading a compacted user topic from the beginning sees the latest value of every key; a record
- * without a key is refused on a compacted topic.
+ * without a key is refused on a compacted topic; switching a topic to compact applies without restart.
  */
 class CompactionIT {
     private static final int GROUPS = 4;
@@ -109,32 +113,76 @@ class CompactionIT {
                 .sum();
     }
 
+    private static KafkaProducer<String, String> producer(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "2");
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // the broker refuses a batch larger than segment.bytes, as Kafka does
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "2048");
+        return new KafkaProducer<>(props);
+    }
+
+    @Test
+    void switchingAnExistingTopicToCompactTakesEffectWithoutRestart() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start("log.cleaner.backoff.ms=100");
+             Admin admin = GroupClients.admin(spool.bootstrap())) {
+            String topic = "becomes-compacted";
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("segment.bytes", "8192"))))
+                    .all().get(20, TimeUnit.SECONDS);
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap())) {
+                for (int round = 0; round < 200; round++) {
+                    for (int k = 0; k < 10; k++) {
+                        sent.add(producer.send(new ProducerRecord<>(topic, "key-" + k, "value-" + round + "-" + k)));
+                    }
+                }
+                producer.flush();
+            }
+            for (Future<RecordMetadata> future : sent) {
+                future.get();
+            }
+            TopicPartition partition = new TopicPartition(topic, 0);
+            long before = partitionSize(admin, partition);
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(
+                    new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET),
+                    new AlterConfigOp(new ConfigEntry("min.cleanable.dirty.ratio", "0.01"), AlterConfigOp.OpType.SET))))
+                    .all().get(20, TimeUnit.SECONDS);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (partitionSize(admin, partition) > before / 4 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(partitionSize(admin, partition)).as("compacted from " + before + " bytes")
+                    .isLessThanOrEqualTo(before / 4);
+        }
+    }
+
     @Test
     void aConsumerFromTheBeginningSeesTheLatestValueOfEveryKey() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start("log.cleaner.backoff.ms=100");
              Admin admin = GroupClients.admin(spool.bootstrap())) {
             String topic = "compacted-users";
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
-                    "segment.bytes", "4096", "min.cleanable.dirty.ratio", "0.01", "delete.retention.ms", "100"))))
+                    "segment.bytes", "8192", "min.cleanable.dirty.ratio", "0.01", "delete.retention.ms", "100"))))
                     .all().get(20, TimeUnit.SECONDS);
-            Properties props = new Properties();
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap());
-            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-            props.put(ProducerConfig.LINGER_MS_CONFIG, "2");
-            props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
             Map<String, String> latest = new HashMap<>();
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap())) {
                 for (int round = 0; round < 300; round++) {
                     for (int k = 0; k < 20; k++) {
                         String key = "user-" + k;
                         // user-0 is deleted at the end: its tombstone is removed after delete.retention.ms
                         String value = round == 299 && k == 0 ? null : key + "-v" + round;
-                        producer.send(new ProducerRecord<>(topic, key, value));
+                        sent.add(producer.send(new ProducerRecord<>(topic, key, value)));
                         latest.put(key, value);
                     }
                 }
                 producer.flush();
+                for (Future<RecordMetadata> future : sent) {
+                    future.get();
+                }
                 assertThatThrownBy(() -> producer.send(new ProducerRecord<>(topic, null, "no key")).get())
                         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRecordException.class);
             }
