@@ -186,7 +186,7 @@ public final class Broker implements AutoCloseable {
                 metrics.serve(config.metricsListener());
             }
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
-                    config.numNetworkThreads(), metrics.requests());
+                    config.numNetworkThreads(), metrics.requests(), config.networkLimits());
             resources.add(0, network);
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {

@@ -77,7 +77,14 @@ class ProtocolFuzzIT {
                         results.add(pool.submit(() -> fuzz(spool, seeds, random, perThread)));
                     }
                     for (Future<Map<String, Long>> result : results) {
-                        result.get(10, TimeUnit.MINUTES).forEach((k, v) -> outcomes.merge(k, v, Long::sum));
+                        try {
+                            result.get(10, TimeUnit.MINUTES).forEach((k, v) -> outcomes.merge(k, v, Long::sum));
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            List<String> output = spool.output();
+                            throw new AssertionError("fuzzing failed (seed " + seed + ", broker alive: " + spool.isAlive()
+                                    + "); broker output ends with:\n"
+                                    + String.join("\n", output.subList(Math.max(0, output.size() - 40), output.size())), e);
+                        }
                     }
                     sent += (long) perThread * THREADS;
                     assertThat(spool.isAlive()).as("broker alive after %d inputs (seed %d)", sent, seed).isTrue();

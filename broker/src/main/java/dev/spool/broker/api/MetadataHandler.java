@@ -49,6 +49,15 @@ public final class MetadataHandler implements ApiHandler {
     public CompletableFuture<Message> handle(RequestContext context, Message message) {
         MetadataRequestData request = (MetadataRequestData) message;
         boolean allTopics = request.topics() == null || (context.apiVersion() == 0 && request.topics().isEmpty());
+        if (!allTopics && context.apiVersion() < 12 && request.topics().stream().anyMatch(t -> t.name() == null)) {
+            // Topics are asked for by id from v12 on; before, a null name cannot even be answered.
+            List<MetadataResponseTopic> invalid = new ArrayList<>();
+            for (MetadataRequestTopic wanted : request.topics()) {
+                invalid.add(new MetadataResponseTopic().setErrorCode(Errors.INVALID_REQUEST.code())
+                        .setName(wanted.name() == null ? "" : wanted.name()));
+            }
+            return CompletableFuture.completedFuture(new MetadataResponseData().setTopics(invalid));
+        }
         List<CreatableTopic> toCreate = new ArrayList<>();
         boolean mayCreate = autoCreator != null && (context.apiVersion() < 4 || request.allowAutoTopicCreation());
         if (!allTopics && mayCreate) {

@@ -35,6 +35,18 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> NUM_NETWORK_THREADS = ConfigKey.integer("num.network.threads", 0,
             "Network event loop threads; 0 means one per core.")
             .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> MAX_CONNECTIONS = ConfigKey.integer("max.connections", Integer.MAX_VALUE,
+            "Connections the broker keeps open over all listeners; a connection beyond them is closed when accepted.")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_IP = ConfigKey.integer("max.connections.per.ip",
+            Integer.MAX_VALUE, "Connections from one IP address; a connection beyond them is closed when accepted.")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = ConfigKey.longValue("connections.max.idle.ms", 600000,
+            "A connection that reads and writes nothing for this long is closed.");
+    public static final ConfigKey<Integer> QUEUED_MAX_REQUESTS = ConfigKey.integer("queued.max.requests", 500,
+            "Requests read and not yet answered, over all connections; at the limit the broker stops reading "
+                    + "from the connection that reached it until answers bring the count back below.")
+            .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Boolean> AUTO_CREATE_TOPICS_ENABLE = ConfigKey.bool("auto.create.topics.enable",
             true, "Create a topic that a client asks metadata for when it does not exist.");
@@ -121,7 +133,8 @@ public final class BrokerConfig {
                     + "exposes JMX, which Prometheus reaches only through an agent.");
 
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
-            SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
+            SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
+            CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,
             LOG_CLEANER_ENABLE, LOG_CLEANER_THREADS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_BACKOFF_MS,
             METADATA_SNAPSHOT_INTERVAL_RECORDS,
@@ -347,6 +360,12 @@ public final class BrokerConfig {
 
     public int socketRequestMaxBytes() {
         return get(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    /** max.connections, max.connections.per.ip, connections.max.idle.ms and queued.max.requests. */
+    public dev.spool.broker.network.NetworkLimits networkLimits() {
+        return new dev.spool.broker.network.NetworkLimits(get(MAX_CONNECTIONS), get(MAX_CONNECTIONS_PER_IP),
+                get(CONNECTIONS_MAX_IDLE_MS), get(QUEUED_MAX_REQUESTS));
     }
 
     public int numNetworkThreads() {

@@ -17,15 +17,18 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Accepts client connections on the configured listeners and wires each into a pipeline of
- * {@link FrameDecoder} and {@link RequestDispatcher}. Uses the native epoll transport when the
+ * {@link FrameDecoder} and {@link RequestDispatcher}, behind the {@link NetworkLimits} (connection
+ * counts, idle timeout, queued requests). Uses the native epoll transport when the
  * platform has it, NIO otherwise. Thread-safe: start and stop are called by the broker's lifecycle.
  */
 public final class NetworkServer implements AutoCloseable {
@@ -40,6 +43,9 @@ public final class NetworkServer implements AutoCloseable {
     private final Class<? extends ServerChannel> channelType;
     private final List<Channel> serverChannels = new ArrayList<>();
     private final RequestObserver observer;
+    private final NetworkLimits limits;
+    private final ConnectionLimiter connectionLimiter;
+    private final InFlightRequests inFlight;
 
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads) {
         this(registry, apiVersions, maxFrameBytes, threads, RequestObserver.NONE);
@@ -47,6 +53,14 @@ public final class NetworkServer implements AutoCloseable {
 
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads,
                          RequestObserver observer) {
+        this(registry, apiVersions, maxFrameBytes, threads, observer, NetworkLimits.NONE);
+    }
+
+    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads,
+                         RequestObserver observer, NetworkLimits limits) {
+        this.limits = limits;
+        this.connectionLimiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerIp());
+        this.inFlight = new InFlightRequests(limits.queuedMaxRequests());
         this.observer = observer;
         this.registry = registry;
         this.apiVersions = apiVersions;
@@ -69,9 +83,14 @@ public final class NetworkServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (limits.connectionsMaxIdleMs() > 0) {
+                            channel.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.connectionsMaxIdleMs(),
+                                    TimeUnit.MILLISECONDS));
+                        }
                         channel.pipeline()
+                                .addLast("limits", connectionLimiter)
                                 .addLast("frames", new FrameDecoder(maxFrameBytes))
-                                .addLast("requests", new RequestDispatcher(registry, apiVersions, observer));
+                                .addLast("requests", new RequestDispatcher(registry, apiVersions, observer, inFlight));
                     }
                 });
         Channel channel = bootstrap.bind(endpoint.host(), endpoint.port()).sync().channel();

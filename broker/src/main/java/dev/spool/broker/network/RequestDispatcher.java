@@ -33,15 +33,22 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final ApiVersionsHandler apiVersions;
     private final ResponseQueue responses = new ResponseQueue();
     private final RequestObserver observer;
+    private final InFlightRequests inFlight;
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
         this(registry, apiVersions, RequestObserver.NONE);
     }
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, RequestObserver observer) {
+        this(registry, apiVersions, observer, new InFlightRequests(Integer.MAX_VALUE));
+    }
+
+    public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, RequestObserver observer,
+                             InFlightRequests inFlight) {
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.observer = observer;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -96,6 +103,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         Message request = apiKey.newRequest();
         request.read(reader, version);
         ResponseQueue.Slot slot = responses.reserve();
+        inFlight.started(ctx.channel());
         CompletableFuture<Message> answer = api.handler().handle(context, request);
         answer.whenComplete((response, failure) -> {
             if (ctx.executor().inEventLoop()) {
@@ -114,6 +122,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             observer.onAnswered(context, request, response, System.nanoTime() - receivedNanos);
         }
         frame.release();
+        inFlight.finished();
         if (failure != null) {
             LOG.error("Closing connection: handler of {} failed", context, failure);
             ctx.close();

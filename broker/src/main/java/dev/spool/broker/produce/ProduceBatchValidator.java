@@ -250,6 +250,12 @@ public final class ProduceBatchValidator {
         int sectionLength = batch.sizeInBytes() - RecordBatchLayout.RECORDS_OFFSET;
         byte[] compressed = new byte[sectionLength];
         batch.buffer().get(sectionStart, compressed);
+        if (compression == CompressionType.SNAPPY) {
+            String invalid = SnappyChunks.invalidChunk(compressed);
+            if (invalid != null) {
+                throw new IOException(invalid);
+            }
+        }
         try (InputStream in = CompressionCodecs.wrapForInput(compression, new ByteArrayInputStream(compressed))) {
             return ByteBuffer.wrap(in.readAllBytes());
         }

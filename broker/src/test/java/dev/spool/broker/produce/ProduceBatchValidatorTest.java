@@ -193,6 +193,23 @@ class ProduceBatchValidatorTest {
     }
 
     @Test
+    void aSnappyChunkClaimingGigabytesIsRefusedWithoutAllocatingThem() {
+        ByteBuffer batch = batch(CompressionType.SNAPPY).build();
+        int records = batch.position() + RecordBatchLayout.RECORDS_OFFSET;
+        // xerial header, then a 6-byte chunk whose raw block claims 0x7FFFFFFF inflated bytes
+        byte[] chunk = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1,
+            0, 0, 0, 6, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07, 0};
+        ByteBuffer damaged = ByteBuffer.allocate(RecordBatchLayout.RECORDS_OFFSET + chunk.length);
+        damaged.put(batch.duplicate().limit(records)).put(chunk).flip();
+        damaged.putInt(RecordBatchLayout.BATCH_LENGTH_OFFSET, damaged.remaining() - 12);
+        validator.batch().wrap(damaged, 0);
+        validator.batch().writeChecksum();
+        Rejection rejection = validator.validate(damaged, VERSION, LogConfig.defaults(), NOW_MS);
+        assertThat(rejection.error()).isEqualTo(Errors.CORRUPT_MESSAGE);
+        assertThat(rejection.message()).contains("not a valid snappy block");
+    }
+
+    @Test
     void compactedTopicsNeedKeys() {
         LogConfig compacted = LogConfig.defaults().with(Map.of("cleanup.policy", "compact"));
         for (CompressionType compression : new CompressionType[] {CompressionType.NONE, CompressionType.GZIP}) {
