@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A broker running inside this JVM, for tests: on a free port of 127.0.0.1, with its data in a
- * temporary directory that {@link #close} deletes (unless the caller chose the directory). Made by
- * {@link Spool#embedded()}. Thread-safe.
+ * Thread-safe: a broker running inside this JVM, for tests: on a free port of 127.0.0.1, with its data in a
+ * temporary directory that {@link #close} deletes (unless the caller chose the directory). Made by {@link
+ * Spool#embedded()}.
  */
 public final class EmbeddedSpool implements AutoCloseable {
 

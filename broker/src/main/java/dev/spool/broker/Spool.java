@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * Entry point for running Spool inside a JVM, mainly in tests:
+ * Thread-safe (stateless): the entry point for running Spool inside a JVM, mainly in tests:
  *
  * <pre>{@code
  * try (EmbeddedSpool spool = Spool.embedded()) {
@@ -12,8 +12,6 @@ import java.util.Map;
  *     ...
  * }
  * }</pre>
- *
- * Thread-safe: stateless.
  */
 public final class Spool {
 

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Runs an embedded Spool broker for a test class (registered on a {@code static} field, or with
+ * Thread-safe for reading the broker; the JUnit lifecycle calls start and stop. Runs an embedded Spool
+ * broker for a test class (registered on a {@code static} field, or with
  * {@code @ExtendWith(SpoolExtension.class)} on the class) or for each test method (an instance field):
  *
  * <pre>{@code
@@ -29,8 +30,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * Test methods and lifecycle methods may also take the broker as an {@link EmbeddedSpool} parameter.
  * The broker listens on a free port of 127.0.0.1, keeps its data in a temporary directory, and is
- * stopped and its data deleted after the class (or method). Thread-safe for reading the broker; the
- * JUnit lifecycle calls start and stop.
+ * stopped and its data deleted after the class (or method).
  */
 public final class SpoolExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback, ParameterResolver {

@@ -14,10 +14,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spool dump-log FILES...}: prints the batches and records of segment files ({@code .log}) and
- * the entries of their indexes ({@code .index}, {@code .timeindex}), checking every index entry against
- * the segment beside it. Exits 1 when a file has invalid bytes or an index entry does not match its
- * segment. Never writes to the files. Not thread-safe: one instance per invocation.
+ * Not thread-safe (one instance per invocation): {@code spool dump-log FILES...}: prints the batches and records
+ * of segment files ({@code .log}) and the entries of their indexes ({@code .index}, {@code .timeindex}),
+ * checking every index entry against the segment beside it. Exits 1 when a file has invalid bytes or an index
+ * entry does not match its segment. Never writes to the files.
  */
 @Command(name = "dump-log", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Print the batches and records of segment files and verify their indexes.",

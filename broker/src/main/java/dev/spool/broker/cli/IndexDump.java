@@ -16,12 +16,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Prints the entries of an offset or time index and checks each against the segment file beside it:
- * an offset index entry must name the last offset of the batch that starts at its position, a time
- * index entry the last offset of a batch whose max timestamp is its timestamp, and both must grow.
- * The index is read from a private copy through the log module's {@link OffsetIndex} / {@link TimeIndex}
- * (which map their file read-write), so the original, perhaps a running broker's, is never touched.
- * The unused, zero-filled tail of a preallocated (active) index is not printed. Not thread-safe.
+ * Not thread-safe: prints the entries of an offset or time index and checks each against the segment file beside
+ * it: an offset index entry must name the last offset of the batch that starts at its position, a time index
+ * entry the last offset of a batch whose max timestamp is its timestamp, and both must grow. The index is read
+ * from a private copy through the log module's {@link OffsetIndex} / {@link TimeIndex} (which map their file
+ * read-write), so the original, perhaps a running broker's, is never touched. The unused, zero-filled tail of a
+ * preallocated (active) index is not printed.
  */
 final class IndexDump {
 

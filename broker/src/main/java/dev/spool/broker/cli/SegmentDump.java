@@ -18,9 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints every batch of a segment file and the records in it, one line each, in the shape of
- * Kafka's {@code kafka-dump-log} so that an operator reads both alike. Reads through the log
- * module's {@link BatchFileReader}, which checks each batch's length, magic and CRC. Not thread-safe.
+ * Not thread-safe: prints every batch of a segment file and the records in it, one line each, in the shape of
+ * Kafka's {@code kafka-dump-log} so that an operator reads both alike. Reads through the log module's {@link
+ * BatchFileReader}, which checks each batch's length, magic and CRC.
  */
 final class SegmentDump {
 

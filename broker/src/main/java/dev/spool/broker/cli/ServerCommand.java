@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spool server [--config FILE] [--override key=value]...}: runs one broker in the foreground
- * until SIGTERM or SIGINT. Settings are Kafka's property names; overrides win over the file. Not
- * thread-safe: one instance per invocation.
+ * Not thread-safe (one instance per invocation): {@code spool server [--config FILE] [--override key=value]...}:
+ * runs one broker in the foreground until SIGTERM or SIGINT. Settings are Kafka's property names; overrides win
+ * over the file.
  */
 @Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a broker in the foreground until SIGTERM or Ctrl-C.",

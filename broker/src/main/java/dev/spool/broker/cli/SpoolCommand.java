@@ -6,9 +6,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spool}: the command line of Spool, whose subcommands run a broker, dump segment files and
- * print the version. Exit codes: 0 success, 1 failure, 2 usage or configuration error. Not
- * thread-safe: one instance per invocation.
+ * Not thread-safe (one instance per invocation): {@code spool}: the command line of Spool, whose subcommands run
+ * a broker, dump segment files and print the version. Exit codes: 0 success, 1 failure, 2 usage or configuration
+ * error.
  */
 @Command(name = "spool", mixinStandardHelpOptions = true, versionProvider = SpoolVersion.class,
         description = "Spool, a Kafka-compatible event streaming broker.",

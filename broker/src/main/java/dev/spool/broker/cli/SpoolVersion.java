@@ -7,8 +7,8 @@ import java.util.Properties;
 import picocli.CommandLine;
 
 /**
- * The version of this build, from the {@code spool-version.properties} Maven writes at build time.
- * Thread-safe: stateless.
+ * Thread-safe (stateless): the version of this build, from the {@code spool-version.properties} Maven writes at
+ * build time.
  */
 public final class SpoolVersion implements CommandLine.IVersionProvider {
 

@@ -3,9 +3,9 @@ package dev.spool.broker.config;
 import java.util.function.Function;
 
 /**
- * The declaration of one setting: Kafka's name, its type (as a parser), its default, the rule its
- * value follows and its doc. Every setting is declared once, in {@link BrokerConfig}; CONFIGURATION.md
- * is generated from these declarations ({@link ConfigurationDoc}). Immutable.
+ * Immutable: the declaration of one setting: Kafka's name, its type (as a parser), its default, the rule its
+ * value follows and its doc. Every setting is declared once, in {@link BrokerConfig}; CONFIGURATION.md is
+ * generated from these declarations ({@link ConfigurationDoc}).
  *
  * @param defaultValue the default in the form a properties file would hold it, or null for none
  * @param type         the type DescribeConfigs reports

@@ -3,8 +3,8 @@ package dev.spool.broker.config;
 import java.util.List;
 
 /**
- * The rule a setting's parsed value must follow, with the words the generated CONFIGURATION.md
- * shows for it. Implementations are immutable and thread-safe.
+ * Implementations are immutable and thread-safe: the rule a setting's parsed value must follow, with the words
+ * the generated CONFIGURATION.md shows for it.
  *
  * @param <T> the setting's value type
  */

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes CONFIGURATION.md from the declarations of {@link BrokerConfig}: every setting with its type,
- * default, valid values and doc. {@code ConfigurationDocTest} fails when the committed file differs
- * from what this writes. Stateless.
+ * Stateless: writes CONFIGURATION.md from the declarations of {@link BrokerConfig}: every setting with its type,
+ * default, valid values and doc. {@code ConfigurationDocTest} fails when the committed file differs from what
+ * this writes.
  */
 public final class ConfigurationDoc {
 

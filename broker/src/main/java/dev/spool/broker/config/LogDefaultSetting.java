@@ -5,11 +5,11 @@ import dev.spool.log.LogConfigKey;
 import java.util.Map;
 
 /**
- * A broker setting that sets the default of a topic-level log config, as Kafka pairs them
- * ({@code log.retention.hours} for {@code retention.ms}, {@code message.max.bytes} for
- * {@code max.message.bytes}...). The broker value times {@code toTopicUnit} is the topic value,
- * which converts hours and minutes to milliseconds. Its type and valid values are those of the topic
- * config, declared once in the log module's {@link LogConfigKey}. Immutable.
+ * Immutable: a broker setting that sets the default of a topic-level log config, as Kafka pairs them ({@code
+ * log.retention.hours} for {@code retention.ms}, {@code message.max.bytes} for {@code max.message.bytes}...).
+ * The broker value times {@code toTopicUnit} is the topic value, which converts hours and minutes to
+ * milliseconds. Its type and valid values are those of the topic config, declared once in the log module's
+ * {@link LogConfigKey}.
  *
  * @param precedence among several broker settings for one topic config, the lowest set one wins
  *                   (log.retention.ms over log.retention.minutes over log.retention.hours)

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Every committed offset of every loaded coordinator shard, copied on the coordinator thread, for the
- * consumer lag metric. Thread-safe: stateless.
+ * Thread-safe (stateless): every committed offset of every loaded coordinator shard, copied on the coordinator
+ * thread, for the consumer lag metric.
  */
 public final class CommittedOffsetsSnapshot {
 

@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's metrics and, when {@code metrics.listener} is set, the HTTP endpoint Prometheus scrapes
- * ({@code /metrics}). Each broker has its own registry, so several embedded brokers in one JVM do not
- * share counters. Design note: the Prometheus Java client (not Micrometer) because Prometheus is the
- * only target, its label model is the one the names here follow, and it brings its own small HTTP
- * server on the JDK's; Micrometer would add a translation layer and still need both. Thread-safe.
+ * Thread-safe: the broker's metrics and, when {@code metrics.listener} is set, the HTTP endpoint Prometheus
+ * scrapes ({@code /metrics}). Each broker has its own registry, so several embedded brokers in one JVM do not
+ * share counters. Design note: the Prometheus Java client (not Micrometer) because Prometheus is the only
+ * target, its label model is the one the names here follow, and it brings its own small HTTP server on the
+ * JDK's; Micrometer would add a translation layer and still need both.
  */
 public final class BrokerMetrics implements MetadataListener, AutoCloseable {
 

@@ -7,9 +7,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The log cleaner's figures, read from its {@link CleanerStats} when Prometheus scrapes, with the names
- * of Kafka's kafka.log:type=LogCleaner metrics (max-clean-time-secs, cleaner-recopy-percent,
- * max-buffer-utilization-percent, max-dirty-percent) plus running totals. Thread-safe.
+ * Thread-safe: the log cleaner's figures, read from its {@link CleanerStats} when Prometheus scrapes, with the
+ * names of Kafka's kafka.log:type=LogCleaner metrics (max-clean-time-secs, cleaner-recopy-percent,
+ * max-buffer-utilization-percent, max-dirty-percent) plus running totals.
  */
 final class CleanerMetrics {
 

@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumer group positions and lag per group and partition, with the names and labels of the
- * widely used kafka_exporter ({@code kafka_consumergroup_current_offset},
- * {@code kafka_consumergroup_lag}): lag is the partition's high watermark minus the group's committed
- * offset. Computed when Prometheus scrapes, from a copy the coordinator thread makes. Thread-safe.
+ * Thread-safe: consumer group positions and lag per group and partition, with the names and labels of the widely
+ * used kafka_exporter ({@code kafka_consumergroup_current_offset}, {@code kafka_consumergroup_lag}): lag is the
+ * partition's high watermark minus the group's committed offset. Computed when Prometheus scrapes, from a copy
+ * the coordinator thread makes.
  */
 final class GroupLagMetrics {
 

@@ -7,9 +7,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.ToLongFunction;
 
 /**
- * Per-partition log gauges (Kafka's kafka.log:type=Log Size, NumLogSegments, LogEndOffset,
- * LogStartOffset), the replica manager's partition counts and the fetch purgatory, all read from the
- * hosted partitions when Prometheus scrapes: nothing is counted on the hot path. Thread-safe.
+ * Thread-safe: per-partition log gauges (Kafka's kafka.log:type=Log Size, NumLogSegments, LogEndOffset,
+ * LogStartOffset), the replica manager's partition counts and the fetch purgatory, all read from the hosted
+ * partitions when Prometheus scrapes: nothing is counted on the hot path.
  */
 final class PartitionMetrics {
 

@@ -17,10 +17,10 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 
 /**
- * Requests and their latency per API (Kafka's RequestMetrics RequestsPerSec and TotalTimeMs), open
- * connections, and the per-topic traffic of Produce and Fetch. The data points of an API are made on
- * its first request and kept in arrays indexed by API key id, so observing a request is an array read,
- * a counter increment and a histogram observation: no allocation, no map lookup. Thread-safe.
+ * Thread-safe: requests and their latency per API (Kafka's RequestMetrics RequestsPerSec and TotalTimeMs), open
+ * connections, and the per-topic traffic of Produce and Fetch. The data points of an API are made on its first
+ * request and kept in arrays indexed by API key id, so observing a request is an array read, a counter increment
+ * and a histogram observation: no allocation, no map lookup.
  */
 public final class RequestMetrics implements RequestObserver {
 

@@ -19,10 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * Bytes in, messages in and bytes out per topic, as Kafka's BrokerTopicMetrics: counted from a
- * Produce request and its answer (only partitions answered without error count) and from a Fetch
- * answer (the record bytes sent). Counter data points are made once per topic and cached, so
- * counting allocates nothing. Thread-safe.
+ * Thread-safe: bytes in, messages in and bytes out per topic, as Kafka's BrokerTopicMetrics: counted from a
+ * Produce request and its answer (only partitions answered without error count) and from a Fetch answer (the
+ * record bytes sent). Counter data points are made once per topic and cached, so counting allocates nothing.
  */
 final class TopicTrafficMetrics {
 

@@ -4,9 +4,9 @@ import dev.spool.broker.api.RequestContext;
 import dev.spool.protocol.types.Message;
 
 /**
- * Told of connections and of every answered request, for metrics. Called on the connection's event
- * loop, so an implementation must be cheap, never block and allocate nothing per call it can avoid.
- * Implementations are thread-safe (many event loops call one instance).
+ * Implementations are thread-safe (many event loops call one instance): told of connections and of every
+ * answered request, for metrics. Called on the connection's event loop, so an implementation must be cheap,
+ * never block and allocate nothing per call it can avoid.
  */
 public interface RequestObserver {
 
