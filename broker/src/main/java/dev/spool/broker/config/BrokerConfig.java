@@ -193,12 +193,17 @@ public final class BrokerConfig {
 
     public BrokerConfig(Map<String, String> properties) {
         Map<String, String> known = new TreeMap<>();
+        java.util.SortedSet<String> unknown = new java.util.TreeSet<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
             if (isDeclared(entry.getKey())) {
                 known.put(entry.getKey(), entry.getValue());
             } else {
-                LOG.warn("Ignoring unknown or unsupported setting {}", entry.getKey());
+                unknown.add(entry.getKey());
             }
+        }
+        if (!unknown.isEmpty()) {
+            // One line for all of them: a server.properties written for Kafka names many settings Spool lacks.
+            LOG.warn("Ignoring unknown or unsupported settings: {}", String.join(", ", unknown));
         }
         this.values = Collections.unmodifiableMap(known);
         for (ConfigKey<?> key : ALL) {

@@ -6,10 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one INFO line for each change an operator cares about in the metadata image: a topic
- * created or deleted, partitions added, config overrides (topic or broker) changed. The first image
- * it is given is the state at start-up and is not logged. Thread-safe: called on the metadata thread
- * only; the flag is volatile for tests.
+ * Called on the metadata thread only (its flag is volatile for tests): writes one INFO line for each
+ * change an operator cares about in the metadata image: a topic created or deleted, partitions added,
+ * config overrides (topic or broker) changed. The first image it is given is the state at start-up and
+ * is not logged.
  */
 public final class TopicEventLog implements MetadataListener {
 
