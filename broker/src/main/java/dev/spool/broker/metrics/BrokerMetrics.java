@@ -38,7 +38,6 @@ public final class BrokerMetrics implements MetadataListener, AutoCloseable {
         PartitionMetrics.register(registry, partitions);
         GroupLagMetrics.register(registry, groups, partitions);
         CleanerMetrics.register(registry, cleaner);
-        JvmMetrics.builder().register(registry);
     }
 
     /** What the network layer tells of requests and connections. */
@@ -52,6 +51,9 @@ public final class BrokerMetrics implements MetadataListener, AutoCloseable {
 
     /** Serves {@code /metrics} on the endpoint; returns the endpoint bound (port 0 becomes the chosen port). */
     public synchronized Endpoint serve(Endpoint endpoint) throws IOException {
+        // Only when served: registering the JVM metrics takes ~400 ms of class loading in a cold JVM,
+        // which an embedded broker in a test should not pay for metrics nobody reads.
+        JvmMetrics.builder().register(registry);
         server = HTTPServer.builder().hostname(endpoint.host()).port(endpoint.port()).registry(registry).buildAndStart();
         Endpoint bound = endpoint.withPort(server.getPort());
         LOG.info("Metrics endpoint listening on http://{}:{}/metrics", bound.host(), bound.port());
