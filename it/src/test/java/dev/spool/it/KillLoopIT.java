@@ -72,8 +72,12 @@ class KillLoopIT {
                 Thread.sleep(200 + random.nextInt(1300));
                 spool.kill();
                 spool = SpoolProcess.startIn(spool.dataDir(), overrides);
-                assertThat(producer.awaitProgress(100, Duration.ofSeconds(90)))
-                        .as("the producer writes again after restart %d (seed %d)", kill, seed).isTrue();
+                if (!producer.awaitProgress(100, Duration.ofSeconds(90))) {
+                    List<String> output = spool.output();
+                    throw new AssertionError("the producer did not write again after restart " + kill + " (seed " + seed
+                            + "): " + producer.status() + "; broker alive " + spool.isAlive() + ", its output ends with\n"
+                            + String.join("\n", output.subList(Math.max(0, output.size() - 30), output.size())));
+                }
                 LogAudit.Result audit = LogAudit.check(bootstrap, TOPIC, PARTITIONS, producer.acked());
                 assertThat(audit.problems()).as("log after restart %d (seed %d)", kill, seed).isEmpty();
                 assertCommittedOffsetsWithinTheLog(bootstrap, kill);

@@ -80,15 +80,18 @@ class ProtocolFuzzIT {
                         try {
                             result.get(10, TimeUnit.MINUTES).forEach((k, v) -> outcomes.merge(k, v, Long::sum));
                         } catch (java.util.concurrent.ExecutionException e) {
-                            List<String> output = spool.output();
                             throw new AssertionError("fuzzing failed (seed " + seed + ", broker alive: " + spool.isAlive()
-                                    + "); broker output ends with:\n"
-                                    + String.join("\n", output.subList(Math.max(0, output.size() - 40), output.size())), e);
+                                    + "); broker output ends with:\n" + tail(spool.output()), e);
                         }
                     }
                     sent += (long) perThread * THREADS;
                     assertThat(spool.isAlive()).as("broker alive after %d inputs (seed %d)", sent, seed).isTrue();
-                    client.produceAndReadEverything(round);
+                    try {
+                        client.produceAndReadEverything(round);
+                    } catch (Exception | AssertionError e) {
+                        throw new AssertionError("the well-behaved client failed after " + sent + " inputs (seed " + seed
+                                + "); broker output ends with:\n" + tail(spool.output()), e);
+                    }
                 }
             } finally {
                 pool.shutdownNow();
@@ -127,6 +130,10 @@ class ProtocolFuzzIT {
             }
         }
         return outcomes;
+    }
+
+    private static String tail(List<String> output) {
+        return String.join("\n", output.subList(Math.max(0, output.size() - 40), output.size()));
     }
 
     private static String hex(byte[] bytes) {

@@ -121,6 +121,9 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
                 log.updateConfig(config);
             }
             writePartitionMetadata(log.dir(), topicId);
+            // The only replica leads with itself as the whole ISR: its high watermark is its log end at once
+            // (the checkpointed one lags after a crash, which would hide acknowledged records until the next append).
+            log.updateHighWatermark(log.logEndOffset());
             return new Partition(topicPartition, topicId, log, leaderEpoch);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of " + topicPartition, e);

@@ -26,6 +26,8 @@ public final class NumberedProducer implements AutoCloseable {
     private final Map<String, NavigableSet<Long>> acked = new ConcurrentHashMap<>();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong ackedCount = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final Thread thread;
     private volatile boolean running = true;
     private boolean closed;
@@ -68,10 +70,12 @@ public final class NumberedProducer implements AutoCloseable {
                         ackedCount.incrementAndGet();
                     } else {
                         failed.incrementAndGet();
+                        firstFailure.compareAndSet(null, error);
                     }
                 });
             } catch (RuntimeException e) {
                 failed.incrementAndGet();
+                firstFailure.compareAndSet(null, e);
             }
             if (++sent % 20 == 0) {
                 try {
@@ -89,6 +93,12 @@ public final class NumberedProducer implements AutoCloseable {
 
     public long failedCount() {
         return failed.get();
+    }
+
+    /** What the producer reports: acknowledged and failed counts, and the first failure. */
+    public String status() {
+        return ackedCount.get() + " acknowledged, " + failed.get() + " failed" + (firstFailure.get() == null ? ""
+                : ", first failure: " + firstFailure.get());
     }
 
     /** The acknowledged numbers per key, copied. */
