@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,8 +29,12 @@ public final class DumpLogCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Segment (.log) or index (.index, .timeindex) files.")
-    List<Path> files;
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "Segment (.log) or index (.index, .timeindex) files.")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = "--files", split = ",", paramLabel = "FILE",
+            description = "The same files, comma-separated, as Kafka's kafka-dump-log takes them.")
+    List<Path> kafkaStyleFiles = new ArrayList<>();
 
     @Option(names = "--print-data-log", description = "Also print each record's key, value and headers.")
     boolean printData;
@@ -36,8 +42,13 @@ public final class DumpLogCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        List<Path> all = new ArrayList<>(kafkaStyleFiles);
+        all.addAll(files);
+        if (all.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing FILE: name at least one file");
+        }
         boolean allValid = true;
-        for (Path file : files) {
+        for (Path file : all) {
             String name = file.getFileName().toString();
             out.println("Dumping " + file);
             if (!Files.isRegularFile(file)) {

@@ -118,6 +118,18 @@ class DumpLogCommandTest {
     }
 
     @Test
+    void takesKafkasCommaSeparatedFilesOption() throws IOException {
+        Path partition = writeLog(CompressionType.NONE);
+
+        ServerCommandTest.Result result = ServerCommandTest.run("dump-log", "--files",
+                partition.resolve(SEGMENT + ".log") + "," + partition.resolve(SEGMENT + ".index"));
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.out().lines().filter(line -> line.startsWith("Dumping "))).hasSize(2);
+        assertThat(ServerCommandTest.run("dump-log").exitCode()).isEqualTo(2);
+    }
+
+    @Test
     void missingFileExitsWithOne() {
         ServerCommandTest.Result result = ServerCommandTest.run("dump-log", dir.resolve("nothing.log").toString());
 
