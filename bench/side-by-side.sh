@@ -59,12 +59,13 @@ if ! ls "$ROOT"/broker/target/spool-broker-*.jar >/dev/null 2>&1 || [ ! -d "$ROO
   log "building Spool"
   (cd "$ROOT" && mvn -B -q -DskipTests -pl broker -am install) >"$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
 fi
-# A copy of the built broker, so that a rebuild during the run changes nothing under it.
-SPOOL_HOME="$OUT/spool-home"
-mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
-cp "$ROOT/bin/spool" "$SPOOL_HOME/bin/"
-cp "$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)" "$SPOOL_HOME/broker/target/"
-cp "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"
+# A copy of the built broker, so that a rebuild during the run changes nothing under it. Same place
+# and file times for the same build, so that bin/spool's class-data archive of the build is reused.
+SPOOL_HOME="$CACHE/spool-home"
+rm -rf "$SPOOL_HOME" && mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
+cp -p "$ROOT/bin/spool" "$SPOOL_HOME/bin/"
+cp -p "$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)" "$SPOOL_HOME/broker/target/"
+cp -p "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"
 (cd "$ROOT" && git log -1 --format='%h %s' && git status --short -- broker protocol log | head -20) >"$OUT/spool-version.txt" 2>&1
 
 for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SPOOL_PORT"; do
