@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CleaningWhileAppendingTest {
     private static final int KEYS = 10;
-    private static final int BATCHES = 1_000;
+    private static final int BATCHES = 600;
 
     @TempDir
     Path dataDir;

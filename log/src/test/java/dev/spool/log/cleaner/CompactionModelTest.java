@@ -74,7 +74,7 @@ class CompactionModelTest {
                 .as((kind, a) -> new int[]{kind, a}).list().ofMinSize(10).ofMaxSize(80);
     }
 
-    @Property(tries = 50)
+    @Property(tries = 40)
     void compactionKeepsLatestValues(@ForAll("actions") List<int[]> actions,
                                      @ForAll("mapSlots") int mapSlots) throws IOException, InterruptedException {
         ScheduledExecutorService scheduler = TestLogs.scheduler();

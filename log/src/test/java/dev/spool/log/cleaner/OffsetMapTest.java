@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class OffsetMapTest {
 
-    @Property(tries = 200)
+    @Property(tries = 100)
     void agreesWithAHashMap(@ForAll @Size(max = 300) List<@IntRange(min = 0, max = 400) Integer> keys,
                             @ForAll @IntRange(min = 2, max = 600) int slots) {
         OffsetMap map = new OffsetMap(slots);
