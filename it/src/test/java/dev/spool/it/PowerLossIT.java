@@ -2,13 +2,13 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.it.reliability.PartitionReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +17,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -178,22 +174,12 @@ class PowerLossIT {
     }
 
     private static List<Long> readAll(String bootstrap) {
-        TopicPartition partition = new TopicPartition(TOPIC, 0);
         List<Long> numbers = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.CHECK_CRCS_CONFIG, true),
-                new StringDeserializer(), new StringDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition), Duration.ofSeconds(30)).get(partition);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (consumer.position(partition) < end && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                    assertThat(record.offset()).isEqualTo(numbers.size());
-                    numbers.add(Long.parseLong(record.key().split(" ")[1]));
-                }
-            }
+        for (ConsumerRecord<String, String> record : PartitionReader.readAll(bootstrap, TOPIC, 0)) {
+            assertThat(record.offset()).isEqualTo(numbers.size());
+            numbers.add(Long.parseLong(record.key().split(" ")[1]));
         }
         return numbers;
     }
+
 }
