@@ -36,7 +36,7 @@ public final class DumpLogCommand implements Callable<Integer> {
             description = "The same files, comma-separated, as Kafka's kafka-dump-log takes them.")
     List<Path> kafkaStyleFiles = new ArrayList<>();
 
-    @Option(names = "--print-data-log", description = "Also print each record's key, value and headers.")
+    @Option(names = "--print-data-log", description = "Also print each record's key and value.")
     boolean printData;
 
     @Override

@@ -6,6 +6,7 @@ import dev.spool.log.record.CorruptRecordException;
 import dev.spool.log.record.Header;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.log.segment.BatchFileReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -63,10 +64,16 @@ final class SegmentDump {
                 + " producerId: " + batch.producerId() + " producerEpoch: " + batch.producerEpoch()
                 + " partitionLeaderEpoch: " + batch.partitionLeaderEpoch()
                 + " isTransactional: " + batch.isTransactional() + " isControl: " + batch.isControl()
-                + " position: " + position + " " + timestampType(batch) + ": " + batch.maxTimestamp()
+                + " deleteHorizonMs: " + deleteHorizon(batch) + " position: " + position + " " + timestampType(batch) + ": " + batch.maxTimestamp()
                 + " size: " + batch.sizeInBytes() + " magic: " + batch.magic()
                 + " compresscodec: " + batch.compressionType().configName + " crc: " + batch.checksum()
                 + " isvalid: true";
+    }
+
+    /** Kafka's words for a compacted batch's tombstone horizon (KIP-534): the base timestamp when flagged. */
+    private static String deleteHorizon(RecordBatch batch) {
+        boolean flagged = (batch.attributes() & RecordBatchLayout.DELETE_HORIZON_FLAG_MASK) != 0;
+        return flagged ? "OptionalLong[" + batch.baseTimestamp() + "]" : "OptionalLong.empty";
     }
 
     private static String timestampType(RecordBatch batch) {
@@ -91,9 +98,6 @@ final class SegmentDump {
                     .append(" headerKeys: ").append(headerKeys(record.headers()));
             if (printData) {
                 line.append(" key: ").append(text(record.key())).append(" payload: ").append(text(record.value()));
-                for (Header header : record.headers()) {
-                    line.append(" header: ").append(header.key()).append('=').append(text(header.value()));
-                }
             }
             out.println(line);
         }
