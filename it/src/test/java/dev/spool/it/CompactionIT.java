@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * Log compaction seen from real clients: {@code __consumer_offsets} stays bounded under 100,000 offset
  * commits of a few groups (and the committed offsets survive compaction and a restart); a Java consumer
  * reading a compacted user topic from the beginning sees the latest value of every key; a record
- * without a key is refused on a compacted topic; switching a topic to compact applies without restart.
+ * without a key is refused on a compacted topic; switching a topic to compact applies without restart; an
+ * idempotent producer's sequence survives compaction of its batches and a broker crash.
  */
 class CompactionIT {
     private static final int GROUPS = 4;
@@ -175,6 +177,71 @@ class CompactionIT {
             assertThat(partitionSize(admin, partition)).as("compacted from " + before + " bytes")
                     .isLessThanOrEqualTo(before / 4);
         }
+    }
+
+    @Test
+    void anIdempotentProducersSequenceSurvivesCompactionAndACrash() throws Exception {
+        String topic = "compacted-idempotent";
+        TopicPartition partition = new TopicPartition(topic, 0);
+        SpoolProcess first = SpoolProcess.start("log.cleaner.backoff.ms=100");
+        ProducerState before;
+        try (Admin admin = GroupClients.admin(first.bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(Map.of("cleanup.policy", "compact",
+                    "segment.bytes", "8192", "min.cleanable.dirty.ratio", "0.01")))).all().get(20, TimeUnit.SECONDS);
+            // the idempotent producer writes first; a plain producer then overwrites every key, so
+            // compaction empties the idempotent producer's batches and must keep the last one's header
+            writeRounds(first.bootstrap(), topic, "true", "idempotent");
+            writeRounds(first.bootstrap(), topic, "false", "plain");
+            // 1,000 one-record batches of about 80 bytes were written; compacted, at most the active segment remains
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (partitionSize(admin, partition) > 12 * 1024 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(partitionSize(admin, partition)).isLessThanOrEqualTo(12 * 1024);
+            before = idempotentProducer(admin, partition);
+            assertThat(before.lastSequence()).isEqualTo(50 * 10 - 1);
+        }
+        first.kill();
+        List<String> segments;
+        try (Stream<Path> files = Files.list(first.dataDir().resolve(topic + "-0"))) {
+            segments = files.map(Path::toString).filter(name -> name.endsWith(".log")).sorted().toList();
+        }
+        ExternalCommand.Result dump = KafkaTool.run("org.apache.kafka.tools.DumpLogSegments", "--files",
+                String.join(",", segments));
+        assertThat(dump.output()).as("the producer's last batch, emptied").containsPattern(
+                "count: 0 baseSequence: \\d+ lastSequence: " + before.lastSequence() + " producerId: "
+                        + before.producerId() + " producerEpoch: " + before.producerEpoch() + " ");
+        try (SpoolProcess second = SpoolProcess.startIn(first.dataDir());
+             Admin admin = GroupClients.admin(second.bootstrap())) {
+            ProducerState after = idempotentProducer(admin, partition);
+            assertThat(after.producerId()).isEqualTo(before.producerId());
+            assertThat(after.producerEpoch()).isEqualTo(before.producerEpoch());
+            assertThat(after.lastSequence()).isEqualTo(before.lastSequence());
+        }
+    }
+
+    private static void writeRounds(String bootstrap, String topic, String idempotence, String prefix) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, idempotence);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, "2048");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            for (int round = 0; round < 50; round++) {
+                for (int k = 0; k < 10; k++) {
+                    producer.send(new ProducerRecord<>(topic, "key-" + k, prefix + "-" + round)).get();
+                }
+            }
+        }
+    }
+
+    private static ProducerState idempotentProducer(Admin admin, TopicPartition partition) throws Exception {
+        List<ProducerState> producers = admin.describeProducers(List.of(partition)).partitionResult(partition)
+                .get(20, TimeUnit.SECONDS).activeProducers();
+        assertThat(producers).hasSize(1);
+        return producers.get(0);
     }
 
     @Test
