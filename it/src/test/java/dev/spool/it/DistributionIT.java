@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tarball {@code mvn package} builds (dist/target/spool-VERSION.tar.gz), unpacked elsewhere and
- * run with a PATH that has java and a few shell tools but no Maven: {@code bin/spool version} and a
+ * run with an {@code mvn} on the PATH that fails if called: {@code bin/spool version} and a
  * broker started from it with its sample {@code config/server.properties}, which a client reaches and
  * SIGTERM stops cleanly.
  */
@@ -44,10 +44,10 @@ class DistributionIT {
         }
         assertThat(home.resolve("bin/spool")).isExecutable();
         assertThat(home.resolve("config/server.properties")).exists();
+        // First on the PATH: an mvn that fails loudly, so a distribution that tried to build would show it.
         Path tools = Files.createDirectory(dir.resolve("tools"));
-        for (String tool : List.of("bash", "java", "dirname", "ls", "head")) {
-            Files.createSymbolicLink(tools.resolve(tool), Path.of(which(tool)));
-        }
+        Path mvn = Files.writeString(tools.resolve("mvn"), "#!/bin/sh\necho 'mvn called by the distribution' >&2\nexit 99\n");
+        mvn.toFile().setExecutable(true);
 
         Process version = process(home, tools, "version");
         assertThat(version.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -83,6 +83,7 @@ class DistributionIT {
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
             pump.join(10_000);
             assertThat(output).anySatisfy(line -> assertThat(line).contains("Spool broker stopped"));
+            assertThat(output).noneMatch(line -> line.contains("mvn called"));
         } finally {
             server.destroyForcibly();
         }
@@ -93,12 +94,7 @@ class DistributionIT {
         List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin/spool").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile()).redirectErrorStream(true);
-        builder.environment().put("PATH", tools.toString());
+        builder.environment().put("PATH", tools + java.io.File.pathSeparator + System.getenv("PATH"));
         return builder.start();
-    }
-
-    private static String which(String tool) throws Exception {
-        ExternalCommand.Result result = ExternalCommand.run(Path.of("."), 10, "bash", "-c", "command -v " + tool);
-        return Path.of(result.output().trim()).toRealPath().toString();
     }
 }
