@@ -61,11 +61,20 @@ if ! ls "$ROOT"/broker/target/spool-broker-*.jar >/dev/null 2>&1 || [ ! -d "$ROO
 fi
 # A copy of the built broker, so that a rebuild during the run changes nothing under it. Same place
 # and file times for the same build, so that bin/spool's class-data archive of the build is reused.
+# (The build is reproducible: a rebuild of unchanged sources gives the same bytes, which are not copied.)
 SPOOL_HOME="$CACHE/spool-home"
-rm -rf "$SPOOL_HOME" && mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
-cp -p "$ROOT/bin/spool" "$SPOOL_HOME/bin/"
-cp -p "$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)" "$SPOOL_HOME/broker/target/"
-cp -p "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"
+mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
+same_files() { # same_files DIR FILES...: DIR holds exactly FILES' names with the same bytes
+  [ "$(ls "$1" | sort)" = "$(shift; for f in "$@"; do basename "$f"; done | sort)" ] || return 1
+  local d="$1" f; shift
+  for f in "$@"; do cmp -s "$f" "$d/$(basename "$f")" || return 1; done
+}
+BROKER_JAR="$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)"
+same_files "$SPOOL_HOME/bin" "$ROOT/bin/spool" || { rm -f "$SPOOL_HOME"/bin/*; cp "$ROOT/bin/spool" "$SPOOL_HOME/bin/"; }
+same_files "$SPOOL_HOME/broker/target/lib" "$ROOT"/broker/target/lib/*.jar \
+  || { rm -f "$SPOOL_HOME"/broker/target/lib/*; cp "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"; }
+cmp -s "$BROKER_JAR" "$SPOOL_HOME/broker/target/$(basename "$BROKER_JAR")" \
+  || { rm -f "$SPOOL_HOME"/broker/target/*.jar; cp "$BROKER_JAR" "$SPOOL_HOME/broker/target/"; }
 (cd "$ROOT" && git log -1 --format='%h %s' && git status --short -- broker protocol log | head -20) >"$OUT/spool-version.txt" 2>&1
 
 for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SPOOL_PORT"; do
@@ -238,6 +247,8 @@ log "kafka: start-up $(kv "$KT" startup_s) s, idle RSS $(kv "$KT" rss_idle_mb) M
 log "starting Spool on 127.0.0.1:$SPOOL_PORT"
 start_spool
 sleep "$IDLE_SETTLE_S"; rss_row spool rss_idle_mb
+# bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
+if tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -q SharedArchiveFile; then SPOOL_CDS_STATE=warm; else SPOOL_CDS_STATE="cold (first start of this build)"; fi
 log "spool: start-up $(kv "$ST" startup_s) s, idle RSS $(kv "$ST" rss_idle_mb) MB"
 for b in kafka spool; do create_topic "$b" bench; create_topic "$b" fanout; done
 
@@ -262,5 +273,6 @@ stop_broker "$SPOOL_PID"; stop_broker "$KAFKA_PID"
 {
   echo "Apache Kafka 4.4.0 vs Spool ($(git -C "$ROOT" log -1 --format=%h)), $(date -u +%F\ %H:%MZ), $(nproc) cores, scale 1/$SCALE"
   print_table "$KT" "$ST"
+  echo "(Spool's class-data archive: $SPOOL_CDS_STATE)"
   echo "(machine CPU during the run, all processes: $(awk -F'\t' '$1 ~ /_machine_cpu_s$/ {s += $2} END {printf "%.0f", s}' "$KT" "$ST") s; raw results in $OUT)"
 } | tee "$OUT/table.txt"
