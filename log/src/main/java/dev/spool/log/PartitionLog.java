@@ -48,6 +48,8 @@ public final class PartitionLog implements AutoCloseable {
     private volatile long highWatermark;
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
+    /** The lowest log end offset a truncation left since the cleaner last asked; guarded by lock. */
+    private long lowestTruncationOffset = Long.MAX_VALUE;
     private long rollJitterMs;
     private boolean closed;
 
@@ -357,6 +359,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void afterTruncation(long newEnd) throws IOException {
+        lowestTruncationOffset = Math.min(lowestTruncationOffset, newEnd);
         recoveryPoint = Math.min(recoveryPoint, newEnd);
         highWatermark = Math.min(highWatermark, newEnd);
         logStartOffset = Math.min(logStartOffset, newEnd);
@@ -468,6 +471,21 @@ public final class PartitionLog implements AutoCloseable {
             cleaned.renameFiles("");
             syncDirectory();
             return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The lowest log end offset left by a truncation since the last call (Long.MAX_VALUE if none), and
+     * forgets it: the cleaner moves its first dirty offset back there, since offsets above it were rewritten.
+     */
+    public long takeLowestTruncationOffset() {
+        lock.lock();
+        try {
+            long offset = lowestTruncationOffset;
+            lowestTruncationOffset = Long.MAX_VALUE;
+            return offset;
         } finally {
             lock.unlock();
         }

@@ -147,7 +147,7 @@ public final class LogCleaner implements AutoCloseable {
             if (!log.config().compact || inProgress.containsKey(partition) || paused.contains(partition)) {
                 continue;
             }
-            LogToClean candidate = LogToClean.of(partition, log, checkpoints.get(log.dir().getParent(), partition),
+            LogToClean candidate = LogToClean.of(partition, log, firstDirtyAfterTruncation(partition, log),
                     tombstoneHorizons.getOrDefault(partition, Long.MAX_VALUE), nowMs);
             if (candidate.isCleanable() && (best == null || rank(candidate) > rank(best))) {
                 best = candidate;
@@ -157,6 +157,23 @@ public final class LogCleaner implements AutoCloseable {
             inProgress.put(best.partition(), Boolean.FALSE);
         }
         return best;
+    }
+
+    /** The checkpointed first dirty offset, moved back to where a truncation cut the log below it. */
+    private long firstDirtyAfterTruncation(TopicPartition partition, PartitionLog log) {
+        Path logDir = log.dir().getParent();
+        long firstDirty = checkpoints.get(logDir, partition);
+        long truncatedTo = log.takeLowestTruncationOffset();
+        if (truncatedTo < firstDirty) {
+            firstDirty = truncatedTo;
+            try {
+                checkpoints.update(logDir, partition, truncatedTo);
+            } catch (IOException e) {
+                // the lower offset is kept in memory and written with the next successful update
+                LOG.error("Cannot write the cleaner checkpoint of {} after a truncation to {}", partition, truncatedTo, e);
+            }
+        }
+        return firstDirty;
     }
 
     /** Overdue logs (max.compaction.lag.ms) first, then by dirty ratio. */

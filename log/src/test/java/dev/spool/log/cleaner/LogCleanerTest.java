@@ -169,6 +169,23 @@ class LogCleanerTest {
     }
 
     @Test
+    void aTruncationBelowTheCleanedPointMakesTheNewRecordsDirtyAgain() throws Exception {
+        open();
+        TopicPartition partition = new TopicPartition("c-truncated", 0);
+        PartitionLog log = manager.getOrCreate(partition);
+        writeKeys(log, 4, 10);
+        await(() -> manager.cleaner().firstDirtyOffset(log, partition) == 40, "a first cleaning");
+        // a follower's log diverged: cut it inside the cleaned part and write other values there
+        log.truncateTo(25);
+        writeKeys(log, 3, 5);   // offsets 25..39: below the checkpoint, yet never cleaned
+        writeKeys(log, 1, 1);   // offset 40: the log end passes the checkpoint again
+        manager.cleaner().wakeUp();
+        await(() -> manager.cleaner().firstDirtyOffset(log, partition) == log.logEndOffset(), "a cleaning after it");
+        assertThat(TestLogs.readAll(log, 0)).hasSize(5);
+        assertThat(latest(log)).containsEntry("key-0", "value-0-0").containsEntry("key-3", "value-3-2");
+    }
+
+    @Test
     void deletingAPartitionStopsItsCleaningAndForgetsItsCheckpoint() throws Exception {
         open();
         TopicPartition partition = new TopicPartition("c-gone", 0);
