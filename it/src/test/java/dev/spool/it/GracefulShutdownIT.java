@@ -45,6 +45,7 @@ class GracefulShutdownIT {
                 assertThat(spool.output()).noneMatch(line -> line.contains(" ERROR "));
                 assertThat(spool.dataDir().resolve(".kafka_cleanshutdown")).exists();
 
+                List<String> before = spool.output();
                 spool = SpoolProcess.startIn(spool.dataDir(), listener);
                 assertThat(spool.output()).anyMatch(line -> line.contains("Loaded") && line.contains("(clean shutdown)"));
                 assertThat(spool.output()).noneMatch(line -> line.contains("unclean") || line.contains("Recovery of")
@@ -54,7 +55,8 @@ class GracefulShutdownIT {
                 assertThat(producer.awaitProgress(500, Duration.ofSeconds(60))).as("the producer carries on").isTrue();
                 producer.close();
                 LogAudit.Result audit = LogAudit.check(spool.bootstrap(), TOPIC, 3, producer.acked());
-                assertThat(audit.problems()).isEmpty();
+                assertThat(audit.problems()).as("the log after the restart; the broker before and after said:\n%s\n%s",
+                        String.join("\n", before), String.join("\n", spool.output())).isEmpty();
                 System.out.printf("GracefulShutdownIT: SIGTERM to exit %d ms, %d acknowledged records, %d failed sends, "
                         + "%d in the log%n", stopMs, producer.ackedCount(), producer.failedCount(), audit.records());
             }

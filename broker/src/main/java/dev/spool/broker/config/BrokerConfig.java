@@ -44,8 +44,9 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = ConfigKey.longValue("connections.max.idle.ms", 600000,
             "A connection that reads and writes nothing for this long is closed.");
     public static final ConfigKey<Integer> QUEUED_MAX_REQUESTS = ConfigKey.integer("queued.max.requests", 500,
-            "Requests read and not yet answered, over all connections; at the limit the broker stops reading "
-                    + "from the connection that reached it until answers bring the count back below.")
+            "Requests a connection sent that are read and not yet answered; at the limit the broker stops reading "
+                    + "from that connection until answers bring the count back below (Kafka: the request queue "
+                    + "between network and request threads; Spool pipelines per connection).")
             .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Boolean> AUTO_CREATE_TOPICS_ENABLE = ConfigKey.bool("auto.create.topics.enable",

@@ -1,47 +1,50 @@
 package dev.spool.broker.network;
 
 import io.netty.channel.Channel;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Backpressure for {@code queued.max.requests}: the requests read but not yet answered, over all
- * connections. When a request brings the count to the limit, the connection it came on stops reading
- * (auto-read off; the kernel's socket buffer then pushes back on the client); every answer that
- * brings the count below the limit lets the stopped connections read again. A stopped connection
- * always has a request of its own in flight, whose answer resumes it. Thread-safe: one instance shared
- * by every channel.
+ * Backpressure for {@code queued.max.requests}, per connection: the requests a connection sent that are
+ * read but not yet answered. When a request brings the count to the limit the connection stops reading
+ * (auto-read off; the kernel's socket buffer then pushes back on the client), and the answer that
+ * brings it below the limit lets it read again. Per connection, so that requests parked on purpose
+ * (long-poll fetches, joins waiting for a rebalance) on many connections never stop the others, and a
+ * client pipelining without bound only slows itself. Each request is also counted in a broker-wide
+ * total, which a graceful shutdown waits to drain. Not thread-safe: one per channel, called on its
+ * event loop (the total is thread-safe).
  */
 public final class InFlightRequests {
 
     private final int maxQueuedRequests;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final Queue<Channel> paused = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger brokerWide;
+    private int inFlight;
 
     public InFlightRequests(int maxQueuedRequests) {
+        this(maxQueuedRequests, new AtomicInteger());
+    }
+
+    public InFlightRequests(int maxQueuedRequests, AtomicInteger brokerWide) {
         this.maxQueuedRequests = maxQueuedRequests;
+        this.brokerWide = brokerWide;
     }
 
     /** A request of {@code channel} was handed to its handler. */
     public void started(Channel channel) {
-        if (inFlight.incrementAndGet() >= maxQueuedRequests) {
+        brokerWide.incrementAndGet();
+        if (++inFlight >= maxQueuedRequests) {
             channel.config().setAutoRead(false);
-            paused.add(channel);
         }
     }
 
-    /** A request was answered (or dropped with its connection). */
-    public void finished() {
-        if (inFlight.decrementAndGet() < maxQueuedRequests) {
-            Channel channel;
-            while ((channel = paused.poll()) != null) {
-                channel.config().setAutoRead(true);
-            }
+    /** A request of {@code channel} was answered (or dropped with its connection). */
+    public void finished(Channel channel) {
+        brokerWide.decrementAndGet();
+        if (inFlight-- == maxQueuedRequests) {
+            channel.config().setAutoRead(true);
         }
     }
 
     public int inFlight() {
-        return inFlight.get();
+        return inFlight;
     }
 }

@@ -4,13 +4,17 @@ import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.config.Endpoint;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -18,10 +22,12 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class NetworkServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkServer.class);
+    private static final long DRAIN_MILLIS = 5_000;
 
     private final ApiRegistry registry;
     private final ApiVersionsHandler apiVersions;
@@ -45,7 +52,8 @@ public final class NetworkServer implements AutoCloseable {
     private final RequestObserver observer;
     private final NetworkLimits limits;
     private final ConnectionLimiter connectionLimiter;
-    private final InFlightRequests inFlight;
+    private final AtomicInteger inFlightTotal = new AtomicInteger();
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads) {
         this(registry, apiVersions, maxFrameBytes, threads, RequestObserver.NONE);
@@ -60,7 +68,6 @@ public final class NetworkServer implements AutoCloseable {
                          RequestObserver observer, NetworkLimits limits) {
         this.limits = limits;
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerIp());
-        this.inFlight = new InFlightRequests(limits.queuedMaxRequests());
         this.observer = observer;
         this.registry = registry;
         this.apiVersions = apiVersions;
@@ -90,7 +97,9 @@ public final class NetworkServer implements AutoCloseable {
                         channel.pipeline()
                                 .addLast("limits", connectionLimiter)
                                 .addLast("frames", new FrameDecoder(maxFrameBytes))
-                                .addLast("requests", new RequestDispatcher(registry, apiVersions, observer, inFlight));
+                                .addLast("requests", new RequestDispatcher(registry, apiVersions, observer,
+                                        new InFlightRequests(limits.queuedMaxRequests(), inFlightTotal)));
+                        connections.add(channel);
                     }
                 });
         Channel channel = bootstrap.bind(endpoint.host(), endpoint.port()).sync().channel();
@@ -99,11 +108,37 @@ public final class NetworkServer implements AutoCloseable {
         return endpoint.withPort(bound.getPort());
     }
 
+    /**
+     * A graceful stop: no new connections, no new requests read, the requests in flight answered (for
+     * up to {@value #DRAIN_MILLIS} ms: a produce acknowledged now is not retried into a duplicate after
+     * the restart) and their answers written, then every connection closed.
+     */
     @Override
     public void close() {
         for (Channel channel : serverChannels) {
             channel.close().syncUninterruptibly();
         }
+        for (Channel channel : connections) {
+            channel.config().setAutoRead(false);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+        while (inFlightTotal.get() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (inFlightTotal.get() > 0) {
+            LOG.warn("Closing {} connections with {} requests still unanswered after {} ms", connections.size(),
+                    inFlightTotal.get(), DRAIN_MILLIS);
+        }
+        for (Channel channel : connections) {
+            // Queued behind the answers already written: the connection closes once they are sent.
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+        connections.newCloseFuture().awaitUninterruptibly(DRAIN_MILLIS);
         acceptors.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -122,7 +122,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             observer.onAnswered(context, request, response, System.nanoTime() - receivedNanos);
         }
         frame.release();
-        inFlight.finished();
+        inFlight.finished(ctx.channel());
         if (failure != null) {
             LOG.error("Closing connection: handler of {} failed", context, failure);
             ctx.close();

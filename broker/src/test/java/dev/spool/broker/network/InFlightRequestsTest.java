@@ -10,22 +10,21 @@ class InFlightRequestsTest {
     @Test
     void aChannelStopsReadingAtTheLimitAndResumesBelowIt() {
         InFlightRequests inFlight = new InFlightRequests(3);
-        EmbeddedChannel first = new EmbeddedChannel();
-        EmbeddedChannel second = new EmbeddedChannel();
-        inFlight.started(first);
-        inFlight.started(second);
-        assertThat(first.config().isAutoRead()).isTrue();
-        inFlight.started(second);
-        assertThat(second.config().isAutoRead()).as("the request that reached the limit stops its channel").isFalse();
-        assertThat(first.config().isAutoRead()).isTrue();
-        inFlight.started(first);
-        assertThat(first.config().isAutoRead()).isFalse();
-
-        inFlight.finished();
-        assertThat(inFlight.inFlight()).isEqualTo(3);
-        assertThat(first.config().isAutoRead()).as("still at the limit").isFalse();
-        inFlight.finished();
-        assertThat(first.config().isAutoRead()).isTrue();
-        assertThat(second.config().isAutoRead()).isTrue();
+        EmbeddedChannel channel = new EmbeddedChannel();
+        inFlight.started(channel);
+        inFlight.started(channel);
+        assertThat(channel.config().isAutoRead()).isTrue();
+        inFlight.started(channel);
+        assertThat(channel.config().isAutoRead()).as("the request that reached the limit stops reading").isFalse();
+        inFlight.started(channel); // frames already read are still dispatched
+        inFlight.finished(channel);
+        assertThat(channel.config().isAutoRead()).as("still at the limit").isFalse();
+        inFlight.finished(channel);
+        assertThat(channel.config().isAutoRead()).isTrue();
+        assertThat(inFlight.inFlight()).isEqualTo(2);
+        inFlight.finished(channel);
+        inFlight.finished(channel);
+        assertThat(channel.config().isAutoRead()).isTrue();
+        assertThat(inFlight.inFlight()).isZero();
     }
 }
