@@ -77,6 +77,18 @@ class AdminToolsIT {
     }
 
     @Test
+    void kafkaTopicsAltersPartitionsAndDeletes() throws Exception {
+        tool(TOPICS, "--create", "--topic", "grown", "--partitions", "2");
+
+        tool(TOPICS, "--alter", "--topic", "grown", "--partitions", "5");
+        assertThat(tool(TOPICS, "--describe", "--topic", "grown").output()).contains("PartitionCount: 5")
+                .contains("Topic: grown\tPartition: 4\tLeader: 1\tReplicas: 1\tIsr: 1");
+
+        tool(TOPICS, "--delete", "--topic", "grown");
+        assertThat(tool(TOPICS, "--list").output()).doesNotContain("grown");
+    }
+
+    @Test
     void kafkaTopicsDescribesEveryTopicPageByPage() throws Exception {
         for (String topic : new String[] {"page-a", "page-b"}) {
             tool(TOPICS, "--create", "--topic", topic, "--partitions", "3");

@@ -524,6 +524,8 @@ public final class PartitionLog implements AutoCloseable {
         LogSegment created = LogSegment.create(dir, baseOffset, config, clock.nowMs());
         segments.put(baseOffset, created);
         rollJitterMs = jitter(config);
+        LOG.info("Rolled a new segment of {} at offset {} (previous segment {} bytes)", dir, baseOffset,
+                active.sizeInBytes());
         if (active.sizeInBytes() > 0) {
             // Kafka flushes a rolled segment in the background, so an append never waits for its fsync.
             scheduler.execute(() -> {
