@@ -1,15 +1,13 @@
 package dev.spool.broker.group;
 
 import dev.spool.broker.partition.Partition;
-import dev.spool.log.FetchSlice;
+import dev.spool.log.BatchScanner;
 import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -22,7 +20,6 @@ import java.util.function.Consumer;
  */
 final class PartitionCoordinatorLog implements CoordinatorLog {
 
-    private static final int READ_CHUNK_BYTES = 1 << 20;
 
     private final Partition partition;
     private final LogClock clock;
@@ -50,39 +47,20 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
 
     @Override
     public void replay(Consumer<CoordinatorRecord> consumer) throws IOException {
-        PartitionLog log = partition.log();
-        long offset = log.logStartOffset();
-        RecordBatch batch = new RecordBatch();
-        int chunkBytes = READ_CHUNK_BYTES;
-        while (offset < log.logEndOffset()) {
-            FetchSlice slice = log.read(offset, chunkBytes);
-            if (slice.isEmpty()) {
-                break;
+        long startOffset = partition.log().logStartOffset();
+        BatchScanner.forEachBatch(partition.log(), startOffset, batch -> {
+            if (batch.isControl()) {
+                return;
             }
-            ByteBuffer bytes = slice.readFully();
-            int position = 0;
-            while (true) {
-                int size = RecordBatch.sizeAt(bytes, position);
-                if (size < 0 || position + size > bytes.limit()) {
-                    break;
-                }
-                batch.wrap(bytes, position);
-                if (!batch.isControl()) {
-                    for (Record record : batch.records()) {
-                        if (record.offset() >= offset) {
-                            CoordinatorRecord read = GroupRecordSerde.read(record.key(), record.value());
-                            if (read != null) {
-                                consumer.accept(read);
-                            }
-                        }
+            for (Record record : batch.records()) {
+                if (record.offset() >= startOffset) {
+                    CoordinatorRecord read = GroupRecordSerde.read(record.key(), record.value());
+                    if (read != null) {
+                        consumer.accept(read);
                     }
                 }
-                offset = batch.nextOffset();
-                position += size;
             }
-            // A batch larger than the chunk: read again with room for it.
-            chunkBytes = position == 0 ? chunkBytes * 2 : READ_CHUNK_BYTES;
-        }
+        });
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.spool.broker.metadata;
 
-import dev.spool.log.FetchSlice;
+import dev.spool.log.BatchScanner;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,7 +19,6 @@ import java.util.List;
 public final class MetadataLog implements AutoCloseable {
 
     public static final String TOPIC = "__cluster_metadata";
-    private static final int READ_CHUNK_BYTES = 1 << 20;
 
     private final PartitionLog log;
 
@@ -56,36 +54,13 @@ public final class MetadataLog implements AutoCloseable {
 
     /** Every record after {@code afterOffset}, in order, grouped by batch, each group with its last offset. */
     public void replay(long afterOffset, ChangeConsumer consumer) throws IOException {
-        long offset = Math.max(log.logStartOffset(), afterOffset + 1);
-        RecordBatch batch = new RecordBatch();
-        while (offset < log.logEndOffset()) {
-            FetchSlice slice = log.read(offset, READ_CHUNK_BYTES);
-            if (slice.isEmpty()) {
-                break;
+        BatchScanner.forEachBatch(log, afterOffset + 1, batch -> {
+            List<VersionedRecord> records = new ArrayList<>();
+            for (Record record : batch.records()) {
+                records.add(MetadataRecordSerde.deserialize(record.value()));
             }
-            ByteBuffer bytes = slice.readFully();
-            int position = 0;
-            while (true) {
-                int size = RecordBatch.sizeAt(bytes, position);
-                if (size < 0 || position + size > bytes.limit()) {
-                    break;
-                }
-                batch.wrap(bytes, position);
-                if (batch.lastOffset() > afterOffset) {
-                    List<VersionedRecord> records = new ArrayList<>();
-                    for (Record record : batch.records()) {
-                        records.add(MetadataRecordSerde.deserialize(record.value()));
-                    }
-                    consumer.accept(records, batch.lastOffset());
-                }
-                offset = batch.nextOffset();
-                position += size;
-            }
-            if (position == 0) {
-                throw new IOException("metadata log batch at offset " + offset + " is larger than "
-                        + READ_CHUNK_BYTES + " bytes");
-            }
-        }
+            consumer.accept(records, batch.lastOffset());
+        });
     }
 
     /** Receives one replayed change. */
