@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -18,7 +17,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +38,14 @@ import java.util.stream.Stream;
  * flush.ms checks, and checkpoint writes; a {@link LogCleaner} compacts the logs whose cleanup.policy
  * includes compact. {@link #close()} stops the cleaner, flushes every log, writes the checkpoints and
  * the marker.
+ *
+ * <p>Log dir failure (KIP-112): an I/O error in any operation on a directory (append, roll, flush,
+ * index write, segment deletion, checkpoint write, read) takes that directory offline, once, unless it
+ * is out of space ({@link LogDirFailureChannel}). Its logs are marked offline at once (every operation
+ * on them then throws {@link LogDirOfflineException}), leave the set of logs that retention, flushing,
+ * checkpoints and the cleaner work on, and are closed without writing; new partitions go to the other
+ * directories; then the {@link LogDirFailureListener}s are told, on the scheduler. The directory stays
+ * offline until a restart loads it again.
  */
 public final class LogManager implements AutoCloseable {
     public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
@@ -48,6 +59,10 @@ public final class LogManager implements AutoCloseable {
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    /** The logs of offline directories, kept so their partitions are never created again elsewhere. */
+    private final Map<TopicPartition, PartitionLog> offlineLogs = new ConcurrentHashMap<>();
+    private final LogDirFailureChannel failures = new LogDirFailureChannel();
+    private final List<LogDirFailureListener> failureListeners = new CopyOnWriteArrayList<>();
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
     private LogCleaner cleaner;
     private boolean closed;
@@ -117,7 +132,7 @@ public final class LogManager implements AutoCloseable {
             LogLoadOptions options = new LogLoadOptions(recoveryPoints.getOrDefault(partition, 0L),
                     startOffsets.getOrDefault(partition, 0L), clean);
             PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
-                    options);
+                    options, this::onIoError);
             Long highWatermark = highWatermarks.get(partition);
             if (highWatermark != null) {
                 log.updateHighWatermark(highWatermark);
@@ -171,8 +186,92 @@ public final class LogManager implements AutoCloseable {
         try {
             checkpoint();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write checkpoints in " + logDirs, e);
+            // Thrown out of the timer it would cancel it; the failing dir is offline, the others go on.
+            LOG.error("Cannot write the checkpoints of every log dir", e);
         }
+    }
+
+    // ---------------------------------------------------------------- log dir failure
+
+    /** Registers a listener told (on the scheduler) of each log directory taken offline. */
+    public void addFailureListener(LogDirFailureListener listener) {
+        failureListeners.add(listener);
+    }
+
+    /**
+     * An I/O error in {@code logDir} (reported by a log, or hit here): the first one takes the directory
+     * offline. Runs on the thread that hit the error, maybe under a partition lock: it only marks the logs
+     * offline and leaves closing them and telling the listeners to the scheduler.
+     */
+    private void onIoError(Path logDir, IOException cause) {
+        if (!failures.maybeMarkOffline(logDir, cause)) {
+            return;
+        }
+        moveOffline(logDir);
+        try {
+            scheduler.execute(() -> completeFailure(logDir, cause));
+        } catch (RejectedExecutionException e) {
+            LOG.warn("Shutting down: the logs of failed dir {} stay marked offline without being closed", logDir);
+        }
+    }
+
+    /** Marks the logs of an offline directory offline and moves them out of the working set; returns them. */
+    private List<PartitionLog> moveOffline(Path logDir) {
+        List<PartitionLog> moved = new ArrayList<>();
+        for (Map.Entry<TopicPartition, PartitionLog> entry : logs.entrySet()) {
+            PartitionLog log = entry.getValue();
+            if (log.dir().getParent().equals(logDir)) {
+                log.markOffline();
+                offlineLogs.put(entry.getKey(), log);
+                logs.remove(entry.getKey(), log);
+                moved.add(log);
+            }
+        }
+        return moved;
+    }
+
+    private void completeFailure(Path logDir, IOException cause) {
+        moveOffline(logDir);
+        int closed = 0;
+        for (PartitionLog log : offlineLogs.values()) {
+            if (log.dir().getParent().equals(logDir)) {
+                log.closeAfterFailure();
+                closed++;
+            }
+        }
+        List<Path> online = onlineLogDirs();
+        if (online.isEmpty()) {
+            LOG.error("Log dir {} is offline ({} partitions closed) and no log dir of {} is left online", logDir,
+                    closed, logDirs);
+        } else {
+            LOG.warn("Log dir {} is offline ({} partitions closed); still online: {}", logDir, closed, online);
+        }
+        for (LogDirFailureListener listener : failureListeners) {
+            try {
+                listener.onLogDirFailure(logDir, cause, online);
+            } catch (RuntimeException e) {
+                LOG.error("Log dir failure listener {} failed for {}", listener, logDir, e);
+            }
+        }
+    }
+
+    /** Every directory of {@code log.dirs}, in order. */
+    public List<Path> logDirs() {
+        return logDirs;
+    }
+
+    /** The directories still in service, in {@code log.dirs} order. */
+    public List<Path> onlineLogDirs() {
+        return logDirs.stream().filter(dir -> !failures.isOffline(dir)).toList();
+    }
+
+    public boolean isOffline(Path logDir) {
+        return failures.isOffline(logDir);
+    }
+
+    /** The logs of offline directories (closed; every operation on them throws {@link LogDirOfflineException}). */
+    public Map<TopicPartition, PartitionLog> offlineLogs() {
+        return Map.copyOf(offlineLogs);
     }
 
     /** The log of a partition, or null if this broker has none. */
@@ -186,10 +285,28 @@ public final class LogManager implements AutoCloseable {
         if (existing != null) {
             return existing;
         }
-        Path logDir = logDirs.stream().min(Comparator.comparingLong(this::partitionsIn)).orElseThrow();
-        PartitionLog log = PartitionLog.open(logDir.resolve(partition.dirName()), topicConfigs.apply(partition.topic()),
-                clock, scheduler, new LogLoadOptions(0, 0, true));
+        PartitionLog offline = offlineLogs.get(partition);
+        if (offline != null) {
+            // Never a new empty log elsewhere: the records are on the failed disk, back after a restart.
+            throw new LogDirOfflineException(offline.dir().getParent(), "Partition " + partition);
+        }
+        Path logDir = onlineLogDirs().stream().min(Comparator.comparingLong(this::partitionsIn))
+                .orElseThrow(() -> new LogDirOfflineException("Cannot create " + partition + ": every log dir of "
+                        + logDirs + " is offline"));
+        PartitionLog log;
+        try {
+            log = PartitionLog.open(logDir.resolve(partition.dirName()), topicConfigs.apply(partition.topic()),
+                    clock, scheduler, new LogLoadOptions(0, 0, true), this::onIoError);
+        } catch (IOException e) {
+            onIoError(logDir, e);
+            throw e;
+        }
         logs.put(partition, log);
+        if (failures.isOffline(logDir)) {
+            // the directory failed while the log was being created
+            moveOffline(logDir);
+            throw new LogDirOfflineException(logDir, "Partition " + partition);
+        }
         return log;
     }
 
@@ -199,6 +316,11 @@ public final class LogManager implements AutoCloseable {
 
     /** Closes the partition's log and removes its directory. */
     public synchronized void delete(TopicPartition partition) throws IOException {
+        PartitionLog offline = offlineLogs.remove(partition);
+        if (offline != null) {
+            LOG.warn("Deleted partition {} keeps its files in offline log dir {}", partition, offline.dir().getParent());
+            return;
+        }
         if (!logs.containsKey(partition)) {
             return;
         }
@@ -251,22 +373,44 @@ public final class LogManager implements AutoCloseable {
 
     /** Writes recovery-point-offset-checkpoint, log-start-offset-checkpoint and replication-offset-checkpoint (high watermarks). */
     public synchronized void checkpoint() throws IOException {
-        for (Path logDir : logDirs) {
-            List<String> recoveryPoints = new ArrayList<>();
-            List<String> startOffsets = new ArrayList<>();
-            List<String> highWatermarks = new ArrayList<>();
-            logs.forEach((partition, log) -> {
-                if (log.dir().getParent().equals(logDir)) {
-                    String prefix = partition.topic() + " " + partition.partition() + " ";
-                    recoveryPoints.add(prefix + log.recoveryPoint());
-                    startOffsets.add(prefix + log.logStartOffset());
-                    highWatermarks.add(prefix + log.highWatermark());
-                }
-            });
-            new CheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT)).write(recoveryPoints);
-            new CheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT)).write(startOffsets);
-            new CheckpointFile(logDir.resolve(REPLICATION_OFFSET_CHECKPOINT)).write(highWatermarks);
+        IOException failure = null;
+        for (Path logDir : onlineLogDirs()) {
+            try {
+                checkpoint(logDir);
+            } catch (IOException e) {
+                onIoError(logDir, e);
+                failure = addFailure(failure, e);
+            }
         }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static IOException addFailure(IOException first, IOException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    /** The three checkpoint files of one directory. */
+    private void checkpoint(Path logDir) throws IOException {
+        List<String> recoveryPoints = new ArrayList<>();
+        List<String> startOffsets = new ArrayList<>();
+        List<String> highWatermarks = new ArrayList<>();
+        logs.forEach((partition, log) -> {
+            if (log.dir().getParent().equals(logDir)) {
+                String prefix = partition.topic() + " " + partition.partition() + " ";
+                recoveryPoints.add(prefix + log.recoveryPoint());
+                startOffsets.add(prefix + log.logStartOffset());
+                highWatermarks.add(prefix + log.highWatermark());
+            }
+        });
+        new CheckpointFile(logDir.resolve(RECOVERY_POINT_CHECKPOINT)).write(recoveryPoints);
+        new CheckpointFile(logDir.resolve(LOG_START_OFFSET_CHECKPOINT)).write(startOffsets);
+        new CheckpointFile(logDir.resolve(REPLICATION_OFFSET_CHECKPOINT)).write(highWatermarks);
     }
 
     /** Stops the timers, closes (flushes) every log, writes the checkpoints, then the clean-shutdown markers. */
@@ -285,17 +429,43 @@ public final class LogManager implements AutoCloseable {
         for (ScheduledFuture<?> timer : timers) {
             timer.cancel(false);
         }
+        IOException failure = null;
+        // A dir where a log could not be closed cleanly gets no marker: the next start recovers it.
+        Set<Path> unclean = new HashSet<>();
         for (PartitionLog log : logs.values()) {
-            log.close();
-        }
-        checkpoint();
-        for (Path logDir : logDirs) {
-            // Kafka 3.7+ writes a small JSON document (KIP-966 broker epoch); -1 = no epoch known here.
-            Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
-            Files.write(marker, "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
-            try (FileChannel channel = FileChannel.open(marker, StandardOpenOption.WRITE)) {
-                channel.force(true);
+            try {
+                log.close();
+            } catch (IOException e) {
+                unclean.add(log.dir().getParent());
+                failure = addFailure(failure, e);
             }
+        }
+        for (PartitionLog log : offlineLogs.values()) {
+            log.closeAfterFailure();
+        }
+        for (Path logDir : onlineLogDirs()) {
+            if (unclean.contains(logDir)) {
+                continue;
+            }
+            try {
+                checkpoint(logDir);
+                writeCleanShutdownMarker(logDir);
+            } catch (IOException e) {
+                onIoError(logDir, e);
+                failure = addFailure(failure, e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void writeCleanShutdownMarker(Path logDir) throws IOException {
+        // Kafka 3.7+ writes a small JSON document (KIP-966 broker epoch); -1 = no epoch known here.
+        Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
+        Files.write(marker, "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
+        try (FileChannel channel = FileChannel.open(marker, StandardOpenOption.WRITE)) {
+            channel.force(true);
         }
     }
 }

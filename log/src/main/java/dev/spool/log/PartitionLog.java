@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -37,6 +36,7 @@ public final class PartitionLog implements AutoCloseable {
     private final Path dir;
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
+    private final IoErrorReporter ioErrors;
     private final SegmentDeleter deleter;
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
@@ -52,14 +52,17 @@ public final class PartitionLog implements AutoCloseable {
     private long lowestTruncationOffset = Long.MAX_VALUE;
     private long rollJitterMs;
     private boolean closed;
+    /** Set (by any thread, without the lock) once the log directory failed: every operation then throws. */
+    private volatile boolean offline;
 
     private PartitionLog(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
-                         LeaderEpochCache leaderEpochs) {
+                         LeaderEpochCache leaderEpochs, IoErrorReporter ioErrors) {
         this.dir = dir;
         this.config = config;
         this.clock = clock;
         this.scheduler = scheduler;
-        this.deleter = new SegmentDeleter(scheduler);
+        this.ioErrors = ioErrors;
+        this.deleter = new SegmentDeleter(scheduler, this::reported);
         this.leaderEpochs = leaderEpochs;
         this.lastFlushMs = clock.nowMs();
         this.rollJitterMs = jitter(config);
@@ -71,8 +74,18 @@ public final class PartitionLog implements AutoCloseable {
      */
     public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
                                     LogLoadOptions options) throws IOException {
+        return open(dir, config, clock, scheduler, options, IoErrorReporter.NONE);
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, LogClock, ScheduledExecutorService, LogLoadOptions)}; every I/O error
+     * an operation of this log hits from then on (append, roll, flush, truncation, deletion, read) is also
+     * told to {@code ioErrors} with the log directory (the parent of {@code dir}) before it is thrown.
+     */
+    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
+                                    LogLoadOptions options, IoErrorReporter ioErrors) throws IOException {
         LogLoader.Loaded loaded = LogLoader.load(dir, config, clock, options);
-        PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir));
+        PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir), ioErrors);
         log.segments.putAll(loaded.segments());
         log.logEndOffset = loaded.logEndOffset();
         log.logStartOffset = Math.min(log.logEndOffset, Math.max(options.logStartOffset(), loaded.segments().firstKey()));
@@ -133,6 +146,8 @@ public final class PartitionLog implements AutoCloseable {
             int size = write(batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
             return new AppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? nowMs : -1,
                     logStartOffset, batchCount, size);
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -170,6 +185,8 @@ public final class PartitionLog implements AutoCloseable {
             }
             int size = write(batches, firstOffset, expected - 1, maxTimestamp, clock.nowMs());
             return new AppendInfo(firstOffset, expected - 1, maxTimestamp, -1, logStartOffset, batchCount, size);
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -209,6 +226,16 @@ public final class PartitionLog implements AutoCloseable {
      * @throws OffsetOutOfRangeException if fromOffset is below the log start or above the log end offset
      */
     public FetchSlice read(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+            throws IOException {
+        ensureOnline("Read");
+        try {
+            return readUnchecked(fromOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+        } catch (IOException e) {
+            throw reported(e);
+        }
+    }
+
+    private FetchSlice readUnchecked(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
             throws IOException {
         long endOffset = logEndOffset;
         long startOffset = logStartOffset;
@@ -261,6 +288,15 @@ public final class PartitionLog implements AutoCloseable {
      * >= {@code timestampMs}; {@link TimestampOffset#NOT_FOUND} when none is.
      */
     public TimestampOffset offsetForTimestamp(long timestampMs) throws IOException {
+        ensureOnline("Offset lookup");
+        try {
+            return offsetForTimestampUnchecked(timestampMs);
+        } catch (IOException e) {
+            throw reported(e);
+        }
+    }
+
+    private TimestampOffset offsetForTimestampUnchecked(long timestampMs) throws IOException {
         long startOffset = logStartOffset;
         if (timestampMs == TimestampOffset.EARLIEST_TIMESTAMP || timestampMs == TimestampOffset.EARLIEST_LOCAL_TIMESTAMP) {
             return new TimestampOffset(-1, startOffset, leaderEpochs.epochForOffset(startOffset));
@@ -335,6 +371,8 @@ public final class PartitionLog implements AutoCloseable {
             logEndOffset = newEnd;
             afterTruncation(newEnd);
             LOG.info("Truncated {} to offset {} (log end offset now {})", dir, offset, newEnd);
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -353,6 +391,8 @@ public final class PartitionLog implements AutoCloseable {
             logStartOffset = offset;
             afterTruncation(offset);
             leaderEpochs.truncateFromStart(offset);
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -384,6 +424,8 @@ public final class PartitionLog implements AutoCloseable {
                 deleteSegments(RetentionPolicy.belowLogStart(offset));
             }
             return logStartOffset;
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -409,6 +451,8 @@ public final class PartitionLog implements AutoCloseable {
             }
             deleted += deleteSegments(RetentionPolicy.belowLogStart(logStartOffset));
             return deleted;
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -451,7 +495,7 @@ public final class PartitionLog implements AutoCloseable {
     public boolean replaceSegments(List<LogSegment> oldSegments, LogSegment cleaned) throws IOException {
         lock.lock();
         try {
-            if (closed || oldSegments.isEmpty() || oldSegments.get(0).baseOffset() != cleaned.baseOffset()) {
+            if (closed || offline || oldSegments.isEmpty() || oldSegments.get(0).baseOffset() != cleaned.baseOffset()) {
                 return false;
             }
             for (LogSegment old : oldSegments) {
@@ -471,6 +515,8 @@ public final class PartitionLog implements AutoCloseable {
             cleaned.renameFiles("");
             syncDirectory();
             return true;
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -505,6 +551,8 @@ public final class PartitionLog implements AutoCloseable {
         try {
             ensureOpen();
             rollAt(logEndOffset);
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
@@ -532,7 +580,8 @@ public final class PartitionLog implements AutoCloseable {
                 try {
                     flushUpTo(baseOffset);
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot flush " + dir + " up to " + baseOffset, e);
+                    // Nobody waits for this flush: the error goes to the log manager (which takes the dir offline).
+                    LOG.error("Cannot flush {} up to {}", dir, baseOffset, reported(e));
                 }
             });
         }
@@ -541,7 +590,12 @@ public final class PartitionLog implements AutoCloseable {
 
     /** fsyncs everything appended so far and moves the recovery point to the log end offset. */
     public void flush() throws IOException {
-        flushUpTo(logEndOffset);
+        ensureOnline("Flush");
+        try {
+            flushUpTo(logEndOffset);
+        } catch (IOException e) {
+            throw reported(e);
+        }
     }
 
     /** flush.ms: flushes if that long has passed since the last flush (called by the log manager's timer). */
@@ -553,7 +607,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     private void flushUpTo(long offset) throws IOException {
-        if (offset <= recoveryPoint) {
+        if (offset <= recoveryPoint || offline) {
             return;
         }
         Map.Entry<Long, LogSegment> first = segments.floorEntry(recoveryPoint);
@@ -631,9 +685,60 @@ public final class PartitionLog implements AutoCloseable {
         return new ArrayList<>(segments.values());
     }
 
-    private void ensureOpen() {
+    private void ensureOpen() throws LogDirOfflineException {
+        ensureOnline("Log " + dir);
         if (closed) {
             throw new IllegalStateException("Log " + dir + " is closed");
+        }
+    }
+
+    private void ensureOnline(String what) throws LogDirOfflineException {
+        if (offline) {
+            throw new LogDirOfflineException(dir.getParent(), what + " of " + dir.getFileName());
+        }
+    }
+
+    /** Tells the reporter of an I/O error in this log's directory (not again for the offline refusal itself). */
+    private IOException reported(IOException e) {
+        if (!(e instanceof LogDirOfflineException)) {
+            ioErrors.onIoError(dir.getParent(), e);
+        }
+        return e;
+    }
+
+    /**
+     * The log directory failed: from now on every operation throws {@link LogDirOfflineException}. Takes no
+     * lock (the thread that hit the error may hold another log's); {@link #closeAfterFailure()} follows.
+     */
+    public void markOffline() {
+        offline = true;
+    }
+
+    public boolean isOffline() {
+        return offline;
+    }
+
+    /**
+     * Closes the files of an offline log without flushing or writing anything (the disk failed). Index
+     * mappings are left to the GC rather than unmapped: a read that started before the failure may still use them.
+     */
+    public void closeAfterFailure() {
+        markOffline();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (LogSegment segment : segments.values()) {
+                try {
+                    segment.closeAfterFailure();
+                } catch (IOException e) {
+                    LOG.warn("Cannot close {} of offline log {}", segment.logPath(), dir, e);
+                }
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -645,9 +750,17 @@ public final class PartitionLog implements AutoCloseable {
             if (closed) {
                 return;
             }
+            if (offline) {
+                closeAfterFailure();
+                return;
+            }
             flush();
-            for (LogSegment segment : segments.values()) {
-                segment.close();
+            try {
+                for (LogSegment segment : segments.values()) {
+                    segment.close();
+                }
+            } catch (IOException e) {
+                throw reported(e);
             }
             closed = true;
         } finally {

@@ -3,10 +3,10 @@ package dev.spool.log;
 import dev.spool.log.segment.LogSegment;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Thread-safe (renames happen on the caller's thread, under the partition lock; removal on the
@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class SegmentDeleter {
     private final ScheduledExecutorService scheduler;
+    private final Consumer<IOException> onDeleteError;
 
-    SegmentDeleter(ScheduledExecutorService scheduler) {
+    /** {@code onDeleteError} is told of a failed removal (on the scheduler, where no caller waits for it). */
+    SegmentDeleter(ScheduledExecutorService scheduler, Consumer<IOException> onDeleteError) {
         this.scheduler = scheduler;
+        this.onDeleteError = onDeleteError;
     }
 
     void deleteAsync(List<LogSegment> removed, long fileDeleteDelayMs) throws IOException {
@@ -34,7 +37,7 @@ final class SegmentDeleter {
                 try {
                     segment.deleteFiles();
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot delete " + segment.logPath(), e);
+                    onDeleteError.accept(new IOException("Cannot delete " + segment.logPath(), e));
                 }
             }
         }, fileDeleteDelayMs, TimeUnit.MILLISECONDS);

@@ -454,6 +454,18 @@ public final class LogSegment {
         closeResources();
     }
 
+    /**
+     * The disk failed: closes the log file without writing anything. The index mappings stay for the GC to
+     * release (a concurrent reader may still use them; unmapping under it would crash the JVM).
+     */
+    public synchronized void closeAfterFailure() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        channel.close();
+    }
+
     private void closeResources() throws IOException {
         if (closed) {
             return;
