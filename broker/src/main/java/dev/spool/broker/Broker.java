@@ -55,6 +55,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +71,7 @@ public final class Broker implements AutoCloseable {
     private final List<AutoCloseable> resources;
     private final List<Endpoint> boundEndpoints;
     private final ClusterView cluster;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Broker(List<AutoCloseable> resources, List<Endpoint> boundEndpoints, ClusterView cluster) {
         this.resources = resources;
@@ -76,7 +79,31 @@ public final class Broker implements AutoCloseable {
         this.cluster = cluster;
     }
 
+    /** Starts a broker that closes itself if every log dir fails (or the metadata log's). */
     public static Broker start(BrokerConfig config) throws IOException, InterruptedException {
+        return start(config, null);
+    }
+
+    /**
+     * Starts a broker; {@code fatalErrorHandler} is told when it cannot go on (null: the broker closes
+     * itself).
+     */
+    public static Broker start(BrokerConfig config, FatalErrorHandler fatalErrorHandler)
+            throws IOException, InterruptedException {
+        AtomicReference<Broker> started = new AtomicReference<>();
+        FatalErrorHandler onFatal = fatalErrorHandler != null ? fatalErrorHandler : reason -> {
+            Broker broker = started.get();
+            if (broker != null) {
+                broker.close();
+            }
+        };
+        Broker broker = startWith(config, onFatal);
+        started.set(broker);
+        return broker;
+    }
+
+    private static Broker startWith(BrokerConfig config, FatalErrorHandler onFatal)
+            throws IOException, InterruptedException {
         long startNanos = System.nanoTime();
         Map<String, String> logDefaults = config.logConfigDefaults();
         LogConfig brokerLogConfig = parseLogDefaults(logDefaults);
@@ -103,6 +130,17 @@ public final class Broker implements AutoCloseable {
                             config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS)));
             resources.add(0, logs);
             PartitionLog metadataPartition = logs.getOrCreate(new TopicPartition(MetadataLog.TOPIC, 0));
+            logs.addFailureListener((failedDir, cause, onlineDirs) -> {
+                // Kafka stops when no log dir is left, and (KRaft, KIP-858) when the metadata log's dir fails.
+                String reason = onlineDirs.isEmpty() ? "every log dir of " + config.logDirs() + " has failed"
+                        : metadataPartition.isOffline() ? "log dir " + failedDir + ", which holds the metadata log, failed"
+                        : null;
+                if (reason != null) {
+                    LOG.error("Shutting the broker down: {}", reason);
+                    Thread thread = new Thread(() -> onFatal.onFatalError(reason), "spool-fatal-shutdown");
+                    thread.start();
+                }
+            });
             MetadataManager metadata = new MetadataManager(new MetadataLog(metadataPartition), clock,
                     config.metadataSnapshotIntervalRecords());
             resources.add(0, metadata);
@@ -125,15 +163,16 @@ public final class Broker implements AutoCloseable {
             registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, configsHandler)
                     .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, configsHandler)
                     .register(ApiKey.ALTER_CONFIGS, 0, 2, configsHandler)
-                    .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(logDir, partitions, scheduler))
+                    .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitions, scheduler))
                     .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(partitions, scheduler));
             registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
                     .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
                             new MetadataHandler(() -> view[0], metadata::image, !config.autoCreateTopics() ? null
-                                    : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false))))
+                                    : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false)),
+                            partitions))
                     .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                             new ClusterHandler(() -> view[0]))
-                    .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image))
+                    .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image, partitions))
                     .register(ApiKey.CREATE_TOPICS, 2, 7, topicsHandler)
                     .register(ApiKey.DELETE_TOPICS, 1, 6, topicsHandler)
                     .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);
@@ -243,6 +282,9 @@ public final class Broker implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         LOG.info("Spool broker shutting down");
         closeAll(resources);
         LOG.info("Spool broker stopped");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.spool.it.reliability.PartitionReader;
+import dev.spool.it.reliability.RawRequest;
 import dev.spool.it.reliability.SmallFileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -31,10 +40,12 @@ import org.junit.jupiter.api.Test;
  * as the second of two log dirs: topic {@code cramped} lives there, topic {@code roomy} and the
  * metadata log on the first. A full disk makes produce to {@code cramped} fail with
  * KAFKA_STORAGE_ERROR while its records stay readable and {@code roomy} takes writes; once space is
- * back, produce works again and the segment files pass {@code spool dump-log}. A log dir whose file
- * system fails (ext4 aborted: every write refused) fails its partitions' appends with
- * KAFKA_STORAGE_ERROR while the broker keeps serving the other dir (the dir is not yet taken offline
- * as a whole: see RELIABILITY.md). Skipped (with the reason) where loop mounts are not allowed.
+ * back, produce works again and the segment files pass {@code spool dump-log} (a full disk does not take
+ * the dir offline). A log dir whose file system fails (ext4 aborted: every write refused) is taken
+ * offline as a whole (KIP-112): produce, fetch and ListOffsets of its partitions answer
+ * KAFKA_STORAGE_ERROR, DescribeLogDirs reports the dir failed, Metadata lists the broker among the
+ * partition's offline replicas, and the broker keeps serving the other dir. Skipped (with the reason)
+ * where loop mounts are not allowed.
  */
 class DiskFullIT {
 
@@ -110,19 +121,56 @@ class DiskFullIT {
     }
 
     @Test
-    void aLogDirThatFailsWritesFailsItsPartitionsWithStorageErrorAndTheBrokerServesTheOtherDir() throws Exception {
-        try (KafkaProducer<String, String> producer = producer()) {
+    void aLogDirThatFailsIsTakenOfflineAndTheBrokerServesTheOtherDir() throws Exception {
+        try (KafkaProducer<String, String> producer = producer();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap()))) {
             producer.send(new ProducerRecord<>(CRAMPED, "before")).get(30, TimeUnit.SECONDS);
             small.abort();
             Throwable failure = catchThrowable(() -> producer.send(new ProducerRecord<>(CRAMPED, "x".repeat(64 * 1024)))
                     .get(30, TimeUnit.SECONDS));
             assertThat(failure).isInstanceOf(ExecutionException.class).hasCauseInstanceOf(KafkaStorageException.class);
+            // the dir is offline now: a small append does not even reach the disk
+            Throwable again = catchThrowable(() -> producer.send(new ProducerRecord<>(CRAMPED, "small"))
+                    .get(30, TimeUnit.SECONDS));
+            assertThat(again).isInstanceOf(ExecutionException.class).hasCauseInstanceOf(KafkaStorageException.class)
+                    .hasMessageContaining("offline");
+
+            int node = admin.describeCluster().controller().get(30, TimeUnit.SECONDS).id();
+            Map<String, LogDirDescription> dirs = admin.describeLogDirs(List.of(node)).allDescriptions()
+                    .get(30, TimeUnit.SECONDS).get(node);
+            LogDirDescription failed = dirs.get(small.root().toString());
+            assertThat(failed.error()).isInstanceOf(KafkaStorageException.class);
+            assertThat(failed.replicaInfos()).isEmpty();
+            LogDirDescription healthy = dirs.get(bigDir.toString());
+            assertThat(healthy.error()).isNull();
+            assertThat(healthy.replicaInfos()).containsKey(new TopicPartition(ROOMY, 0));
+
+            assertThat(RawRequest.fetchError(spool.port(), CRAMPED)).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            assertThat(listOffsetsError(CRAMPED)).isEqualTo(Errors.KAFKA_STORAGE_ERROR);
+            try (KafkaProducer<String, String> fresh = producer()) {
+                PartitionInfo offline = fresh.partitionsFor(CRAMPED).get(0);
+                assertThat(offline.offlineReplicas()).extracting(Node::id).containsExactly(node);
+                assertThat(fresh.partitionsFor(ROOMY).get(0).offlineReplicas()).isEmpty();
+            }
+
             for (int i = 0; i < 10; i++) {
                 producer.send(new ProducerRecord<>(ROOMY, "fine " + i)).get(30, TimeUnit.SECONDS);
             }
             assertThat(read(ROOMY)).hasSize(10);
+            assertThat(RawRequest.fetchError(spool.port(), ROOMY)).isEqualTo(Errors.NONE);
             assertThat(spool.isAlive()).isTrue();
+            assertThat(spool.output()).as("the failure is logged once").filteredOn(line -> line.contains(
+                    "failed and is taken offline")).hasSize(1);
         }
+    }
+
+    private Errors listOffsetsError(String topic) throws java.io.IOException {
+        ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1).setTopics(List.of(
+                new ListOffsetsRequestData.ListOffsetsTopic().setName(topic).setPartitions(List.of(
+                        new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(0).setTimestamp(-1)))));
+        ListOffsetsResponse response = (ListOffsetsResponse) RawRequest.send(spool.port(), ApiKeys.LIST_OFFSETS,
+                (short) 7, request);
+        return Errors.forCode(response.data().topics().get(0).partitions().get(0).errorCode());
     }
 
     private KafkaProducer<String, String> producer() {

@@ -64,6 +64,9 @@ public final class DeleteRecordsHandler implements ApiHandler {
         if (partition == null) {
             return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
+        if (partition.isOffline()) {
+            return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
+        }
         long offset = requested.offset() == HIGH_WATERMARK ? partition.log().highWatermark() : requested.offset();
         if (offset < 0) {
             return result.setErrorCode(Errors.OFFSET_OUT_OF_RANGE.code());

@@ -3,6 +3,7 @@ package dev.spool.broker.api;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.partition.OfflinePartitions;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeTopicPartitionsRequestData;
 import dev.spool.protocol.message.DescribeTopicPartitionsResponseData;
@@ -20,14 +21,21 @@ import java.util.function.Supplier;
  * DescribeTopicPartitions (KIP-966): what {@code kafka-topics --describe} shows, with the eligible
  * leader replicas (empty: no ELR without a quorum) and pages of at most ResponsePartitionLimit
  * partitions, topics in name order, resumed from the cursor. An empty topic list asks for every
- * topic. Thread-safe.
+ * topic. A partition whose log dir failed is reported as Metadata does (KAFKA_STORAGE_ERROR, this broker
+ * offline). Thread-safe.
  */
 public final class DescribeTopicPartitionsHandler implements ApiHandler {
 
     private final Supplier<MetadataImage> metadata;
+    private final OfflinePartitions offline;
 
     public DescribeTopicPartitionsHandler(Supplier<MetadataImage> metadata) {
+        this(metadata, OfflinePartitions.NONE);
+    }
+
+    public DescribeTopicPartitionsHandler(Supplier<MetadataImage> metadata, OfflinePartitions offline) {
         this.metadata = metadata;
+        this.offline = offline;
     }
 
     @Override
@@ -59,7 +67,7 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                     next = new Cursor().setTopicName(name).setPartitionIndex(partition.partition());
                     break;
                 }
-                partitions.add(describe(partition));
+                partitions.add(describe(partition, offline.isOffline(name, partition.partition())));
                 budget--;
             }
             if (!partitions.isEmpty()) {
@@ -79,9 +87,9 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 .setNextCursor(next));
     }
 
-    private static DescribeTopicPartitionsResponsePartition describe(PartitionImage partition) {
+    private static DescribeTopicPartitionsResponsePartition describe(PartitionImage partition, boolean isOffline) {
         return new DescribeTopicPartitionsResponsePartition()
-                .setErrorCode(Errors.NONE.code())
+                .setErrorCode(isOffline ? Errors.KAFKA_STORAGE_ERROR.code() : Errors.NONE.code())
                 .setPartitionIndex(partition.partition())
                 .setLeaderId(partition.leader())
                 .setLeaderEpoch(partition.leaderEpoch())
@@ -89,6 +97,6 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 .setIsrNodes(new ArrayList<>(partition.isr()))
                 .setEligibleLeaderReplicas(new ArrayList<>())
                 .setLastKnownElr(new ArrayList<>())
-                .setOfflineReplicas(new ArrayList<>());
+                .setOfflineReplicas(isOffline ? new ArrayList<>(partition.replicas()) : new ArrayList<>());
     }
 }

@@ -5,6 +5,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.metadata.TopicNames;
+import dev.spool.broker.partition.OfflinePartitions;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.MetadataRequestData;
@@ -24,7 +25,9 @@ import java.util.function.Supplier;
  * Metadata: the brokers, the cluster id, the controller and the requested topics (all of them for a
  * null list, or an empty one before v1) with their partitions, leaders and replicas. A topic asked for
  * by name that does not exist is created first when {@code auto.create.topics.enable} and the request
- * allow it (always before v4), with {@code num.partitions}. Thread-safe.
+ * allow it (always before v4), with {@code num.partitions}. A partition whose log dir failed is reported
+ * with KAFKA_STORAGE_ERROR and this broker among its offline replicas, its leader still this broker (see
+ * {@link #describe(TopicImage)}). Thread-safe.
  */
 public final class MetadataHandler implements ApiHandler {
 
@@ -37,12 +40,19 @@ public final class MetadataHandler implements ApiHandler {
     private final Supplier<ClusterView> cluster;
     private final Supplier<MetadataImage> metadata;
     private final TopicAutoCreator autoCreator;
+    private final OfflinePartitions offline;
 
     /** {@code autoCreator} null: auto.create.topics.enable=false. */
     public MetadataHandler(Supplier<ClusterView> cluster, Supplier<MetadataImage> metadata, TopicAutoCreator autoCreator) {
+        this(cluster, metadata, autoCreator, OfflinePartitions.NONE);
+    }
+
+    public MetadataHandler(Supplier<ClusterView> cluster, Supplier<MetadataImage> metadata, TopicAutoCreator autoCreator,
+                           OfflinePartitions offline) {
         this.cluster = cluster;
         this.metadata = metadata;
         this.autoCreator = autoCreator;
+        this.offline = offline;
     }
 
     @Override
@@ -103,7 +113,7 @@ public final class MetadataHandler implements ApiHandler {
                 .setTopics(result);
     }
 
-    private static MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted) {
+    private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted) {
         boolean byId = wanted.name() == null;
         TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
         if (topic != null) {
@@ -118,17 +128,27 @@ public final class MetadataHandler implements ApiHandler {
                 .setTopicId(byId ? wanted.topicId() : Uuid.ZERO_UUID);
     }
 
-    private static MetadataResponseTopic describe(TopicImage topic) {
+    /**
+     * Design note: for a partition on a failed log dir Kafka's controller would elect no leader (-1,
+     * LEADER_NOT_AVAILABLE) when this broker holds the only replica; its clients then never send the
+     * partition a request: a producer waits out delivery.timeout.ms and a consumer waits silently. Keeping
+     * this broker as leader with KAFKA_STORAGE_ERROR (an InvalidMetadataException to the Java client: it
+     * keeps the leader and refreshes its metadata) lets producers and consumers reach the broker and get
+     * KAFKA_STORAGE_ERROR for that partition at once, while this broker is listed in offline_replicas as
+     * Kafka lists a replica on an offline dir.
+     */
+    private MetadataResponseTopic describe(TopicImage topic) {
         List<MetadataResponsePartition> partitions = new ArrayList<>();
         for (PartitionImage partition : topic.partitions().values()) {
+            boolean isOffline = offline.isOffline(topic.name(), partition.partition());
             partitions.add(new MetadataResponsePartition()
-                    .setErrorCode(Errors.NONE.code())
+                    .setErrorCode(isOffline ? Errors.KAFKA_STORAGE_ERROR.code() : Errors.NONE.code())
                     .setPartitionIndex(partition.partition())
                     .setLeaderId(partition.leader())
                     .setLeaderEpoch(partition.leaderEpoch())
                     .setReplicaNodes(new ArrayList<>(partition.replicas()))
                     .setIsrNodes(new ArrayList<>(partition.isr()))
-                    .setOfflineReplicas(new ArrayList<>()));
+                    .setOfflineReplicas(isOffline ? new ArrayList<>(partition.replicas()) : new ArrayList<>()));
         }
         return new MetadataResponseTopic()
                 .setErrorCode(Errors.NONE.code())

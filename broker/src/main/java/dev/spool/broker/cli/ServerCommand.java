@@ -56,7 +56,9 @@ public final class ServerCommand implements Callable<Integer> {
         try {
             BrokerConfig config = new BrokerConfig(properties);
             LOG.info("Starting Spool {} with settings {}", SpoolVersion.version(), config.explicitValues());
-            broker = Broker.start(config);
+            // Like Kafka, the process stops when it cannot go on (every log dir failed); the shutdown hook
+            // below still closes the rest, so the dirs that are fine get their clean-shutdown marker.
+            broker = Broker.start(config, reason -> System.exit(1));
         } catch (ConfigException e) {
             spec.commandLine().getErr().println("spool: invalid configuration: " + e.getMessage());
             return SpoolCommand.USAGE_ERROR;

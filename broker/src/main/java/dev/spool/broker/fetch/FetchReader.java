@@ -67,6 +67,9 @@ final class FetchReader {
             return PartitionRead.failed(state, null, key.usesTopicId() && !lookup.topicExists(key.topicId())
                     ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
+        if (partition.isOffline()) {
+            return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);
+        }
         Errors epochError = LeaderEpochCheck.check(state.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {
             return PartitionRead.failed(state, partition, epochError);

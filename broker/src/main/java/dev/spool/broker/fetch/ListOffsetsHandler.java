@@ -67,6 +67,9 @@ public final class ListOffsetsHandler implements ApiHandler {
         if (partition == null) {
             return failed(wanted, Errors.UNKNOWN_TOPIC_OR_PARTITION);
         }
+        if (partition.isOffline()) {
+            return failed(wanted, Errors.KAFKA_STORAGE_ERROR);
+        }
         Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {
             return failed(wanted, epochError);

@@ -56,6 +56,9 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
         if (partition == null) {
             return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
+        if (partition.isOffline()) {
+            return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
+        }
         Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {
             return result.setErrorCode(epochError.code());

@@ -39,6 +39,11 @@ public final class Partition {
         return log;
     }
 
+    /** Whether the partition's log dir failed: every request on it is then answered KAFKA_STORAGE_ERROR. */
+    public boolean isOffline() {
+        return log.isOffline();
+    }
+
     public int leaderEpoch() {
         return leaderEpoch;
     }

@@ -7,6 +7,7 @@ import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
+import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.LogManager;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,8 +32,12 @@ import org.slf4j.LoggerFactory;
  * log directory from the {@link LogManager} (which owns checkpoints, recovery, retention and the
  * clean-shutdown marker), a config change reaches the log at once, a deleted topic's logs are
  * removed. Thread-safe: lookups from any thread, changes from the metadata thread.
+ *
+ * <p>When the log manager takes a log dir offline (KIP-112), the partitions there stay hosted with their
+ * offline logs, so every request on them is answered KAFKA_STORAGE_ERROR (never re-created empty on
+ * another dir) until a restart finds the dir healthy; their parked fetches are woken to answer so at once.
  */
-public final class PartitionManager implements MetadataListener, AutoCloseable {
+public final class PartitionManager implements MetadataListener, OfflinePartitions, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionManager.class);
     private static final String PARTITION_METADATA_FILE = "partition.metadata";
@@ -69,6 +75,29 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
         this.logs = logs;
         this.ownsLogs = ownsLogs;
         this.logConfigDefaults = defaults;
+        logs.addFailureListener(this::onLogDirFailure);
+    }
+
+    private void onLogDirFailure(Path logDir, IOException cause, List<Path> onlineDirs) {
+        TreeSet<String> offline = new TreeSet<>();
+        for (Partition partition : partitions.values()) {
+            if (partition.isOffline()) {
+                offline.add(partition.topicPartition().toString());
+                partition.notifyAppended();
+            }
+        }
+        LOG.error("Partitions offline after the failure of log dir {}: {}", logDir, offline);
+    }
+
+    @Override
+    public boolean isOffline(String topic, int partition) {
+        Partition hosted = get(topic, partition);
+        return hosted != null && hosted.isOffline();
+    }
+
+    /** The log manager: its log dirs and which of them are offline. */
+    public LogManager logManager() {
+        return logs;
     }
 
     /** The hosted partition, or null. */
@@ -103,7 +132,10 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
                 TopicPartition topicPartition = new TopicPartition(topic.name(), image.partition());
                 Partition partition = partitions.get(topicPartition);
                 if (partition == null) {
-                    partitions.put(topicPartition, open(topicPartition, topic.id(), config, image.leaderEpoch()));
+                    partition = open(topicPartition, topic.id(), config, image.leaderEpoch());
+                    if (partition != null) {
+                        partitions.put(topicPartition, partition);
+                    }
                 } else {
                     partition.setLeaderEpoch(image.leaderEpoch());
                     if (!config.asProperties().equals(partition.log().config().asProperties())) {
@@ -114,7 +146,12 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
         }
     }
 
+    /** The partition with its log (an offline one if its dir failed); null if no log dir is online to create it. */
     private Partition open(TopicPartition topicPartition, Uuid topicId, LogConfig config, int leaderEpoch) {
+        PartitionLog offline = logs.offlineLogs().get(topicPartition);
+        if (offline != null) {
+            return new Partition(topicPartition, topicId, offline, leaderEpoch);
+        }
         try {
             PartitionLog log = logs.getOrCreate(topicPartition);
             if (!config.asProperties().equals(log.config().asProperties())) {
@@ -125,6 +162,9 @@ public final class PartitionManager implements MetadataListener, AutoCloseable {
             // (the checkpointed one lags after a crash, which would hide acknowledged records until the next append).
             log.updateHighWatermark(log.logEndOffset());
             return new Partition(topicPartition, topicId, log, leaderEpoch);
+        } catch (LogDirOfflineException e) {
+            LOG.error("Partition {} is not hosted: {}", topicPartition, e.getMessage());
+            return null;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of " + topicPartition, e);
         }

@@ -4,6 +4,7 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.log.AppendInfo;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
+import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -91,7 +92,7 @@ public final class PartitionAppender {
      */
     public CompletableFuture<Void> removeExpiredProducers() {
         return CompletableFuture.runAsync(() -> {
-            if (producerState == null || closed) {
+            if (producerState == null || closed || partition.isOffline()) {
                 return;
             }
             int removed = producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
@@ -113,7 +114,8 @@ public final class PartitionAppender {
                 return;
             }
             closed = true;
-            if (producerState == null) {
+            if (producerState == null || partition.isOffline()) {
+                // an offline dir is not written to; the next start replays the log tail instead
                 return;
             }
             try {
@@ -130,6 +132,9 @@ public final class PartitionAppender {
         try {
             if (closed) {
                 return error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down");
+            }
+            if (partition.isOffline()) {
+                return error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline");
             }
             ensureLoaded();
             LogConfig config = partition.log().config();
@@ -160,8 +165,16 @@ public final class PartitionAppender {
                 }
             }
             return write(records, producerId, epoch, firstSequence, lastSequence);
+        } catch (LogDirOfflineException e) {
+            // The dir failed under this append (the failure itself was logged once, with its cause).
+            return error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
         } catch (IOException e) {
-            LOG.error("Append to {} failed", partition, e);
+            if (partition.isOffline()) {
+                // this error took the dir offline: the log manager logged it with its cause
+                LOG.warn("Append to {} failed: {}", partition, e.toString());
+            } else {
+                LOG.error("Append to {} failed", partition, e);
+            }
             return error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage());
         } catch (IllegalStateException e) {
             // The log was closed under us: the topic is being deleted.

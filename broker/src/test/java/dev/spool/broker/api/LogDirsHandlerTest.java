@@ -34,7 +34,7 @@ class LogDirsHandlerTest {
         fixture.createTopic("b-topic", 2);
         fixture.createTopic("a-topic", 1);
         fixture.append("b-topic", 1, 100);
-        handler = new LogDirsHandler(logDir, fixture.partitions(), Runnable::run);
+        handler = new LogDirsHandler(fixture.partitions(), Runnable::run);
     }
 
     @AfterEach
