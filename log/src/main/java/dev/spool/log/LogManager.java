@@ -102,7 +102,8 @@ public final class LogManager implements AutoCloseable {
             manager.loadDir(logDir);
         }
         manager.startTimers(intervals);
-        manager.cleaner = new LogCleaner(cleanerConfig, logDirs, () -> Map.copyOf(manager.logs), clock);
+        manager.cleaner = new LogCleaner(cleanerConfig, logDirs, () -> Map.copyOf(manager.logs), clock,
+                manager::onIoError);
         manager.cleaner.start();
         return manager;
     }

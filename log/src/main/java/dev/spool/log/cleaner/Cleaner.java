@@ -130,7 +130,7 @@ final class Cleaner {
                 }
                 if (batch.recordCount() > map.remainingCapacity()) {
                     if (map.size() == 0) {
-                        throw new IOException("log.cleaner.dedupe.buffer.size holds " + map.remainingCapacity()
+                        throw new UncleanableLogException("log.cleaner.dedupe.buffer.size holds " + map.remainingCapacity()
                                 + " keys, too few for the " + batch.recordCount() + " records of " + batch + " in "
                                 + segment.logPath());
                     }
@@ -269,7 +269,7 @@ final class Cleaner {
     private static void failOnInvalid(BatchValidation validation, BatchFileReader reader, LogSegment segment)
             throws IOException {
         if (validation != null) {
-            throw new IOException("Cannot clean " + segment.logPath() + ": " + validation + " at position "
+            throw new UncleanableLogException("Cannot clean " + segment.logPath() + ": " + validation + " at position "
                     + reader.batchPosition());
         }
     }

@@ -1,5 +1,6 @@
 package dev.spool.log.cleaner;
 
+import dev.spool.log.IoErrorReporter;
 import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -32,6 +33,7 @@ public final class LogCleaner implements AutoCloseable {
     private final LogClock clock;
     private final CleanerCheckpoints checkpoints;
     private final CleanerStats stats = new CleanerStats();
+    private final IoErrorReporter ioErrors;
     private final List<Thread> threads = new ArrayList<>();
     /** Partitions being cleaned -> whether their cleaning should stop; guarded by this. */
     private final Map<TopicPartition, Boolean> inProgress = new HashMap<>();
@@ -47,6 +49,13 @@ public final class LogCleaner implements AutoCloseable {
      */
     public LogCleaner(CleanerConfig config, List<Path> logDirs, Supplier<Map<TopicPartition, PartitionLog>> logs,
                       LogClock clock) throws IOException {
+        this(config, logDirs, logs, clock, IoErrorReporter.NONE);
+    }
+
+    /** As above; the I/O errors of a cleaning (but an {@link UncleanableLogException}) go to {@code ioErrors}. */
+    public LogCleaner(CleanerConfig config, List<Path> logDirs, Supplier<Map<TopicPartition, PartitionLog>> logs,
+                      LogClock clock, IoErrorReporter ioErrors) throws IOException {
+        this.ioErrors = ioErrors;
         this.config = config;
         this.logs = logs;
         this.clock = clock;
@@ -123,9 +132,14 @@ public final class LogCleaner implements AutoCloseable {
             stats.onAborted();
             LOG.info("Cleaning of {} aborted: {}", partition, e.getMessage());
             return false;
-        } catch (IOException | RuntimeException e) {
+        } catch (UncleanableLogException | RuntimeException e) {
             stats.onFailed();
             LOG.error("Cleaning of {} failed", partition, e);
+            return false;
+        } catch (IOException e) {
+            stats.onFailed();
+            LOG.error("Cleaning of {} failed", partition, e);
+            ioErrors.onIoError(logDir, e);
             return false;
         } finally {
             synchronized (this) {
@@ -171,6 +185,7 @@ public final class LogCleaner implements AutoCloseable {
             } catch (IOException e) {
                 // the lower offset is kept in memory and written with the next successful update
                 LOG.error("Cannot write the cleaner checkpoint of {} after a truncation to {}", partition, truncatedTo, e);
+                ioErrors.onIoError(logDir, e);
             }
         }
         return firstDirty;

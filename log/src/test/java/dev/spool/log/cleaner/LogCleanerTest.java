@@ -2,6 +2,7 @@ package dev.spool.log.cleaner;
 
 import dev.spool.log.CheckpointFile;
 import dev.spool.log.LogConfig;
+import dev.spool.log.LogFileNames;
 import dev.spool.log.LogManager;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +82,21 @@ class LogCleanerTest {
                     record.value() == null ? null : StandardCharsets.UTF_8.decode(record.value()).toString());
         }
         return out;
+    }
+
+    @Test
+    void aCleaningThatFailsOnTheDiskTakesTheLogDirOffline() throws Exception {
+        open();
+        PartitionLog compacted = manager.getOrCreate(new TopicPartition("c-topic", 0));
+        writeKeys(compacted, 40, 10);
+        // The cleaned segment's file name is held by a non-empty directory: removing it fails (ENOTEMPTY).
+        Path cleaned = compacted.dir().resolve(LogFileNames.name(0, LogFileNames.LOG_SUFFIX) + LogFileNames.CLEANED_SUFFIX);
+        Files.createDirectories(cleaned.resolve("occupied"));
+        manager.cleaner().wakeUp();
+        await(() -> manager.cleaner().stats().failedCleanings() >= 1, "a failed cleaning");
+        await(compacted::isOffline, "the log dir offline");
+        assertThat(manager.isOffline(dataDir)).isTrue();
+        assertThat(manager.logs()).isEmpty();
     }
 
     @Test
