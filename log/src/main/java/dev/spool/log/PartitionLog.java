@@ -28,7 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The log of one partition: {@link LogSegment}s by base offset in a directory named
  * {@code <topic>-<partition>}, a log start offset, a log end offset (LEO), a high watermark set by the
- * caller, a recovery point (everything below it is fsynced) and a {@link LeaderEpochCache}.
+ * caller, a recovery point (everything below it is fsynced) and a {@link LeaderEpochCache}. Every I/O
+ * error of an operation goes to the {@link IoErrorReporter} it was opened with (the {@link LogManager},
+ * which may take the directory offline: {@link #markOffline()}) before it is thrown.
  */
 public final class PartitionLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
