@@ -164,6 +164,24 @@ class DiskFullIT {
         }
     }
 
+    @Test
+    void whenItsOnlyLogDirFailsTheBrokerExits() throws Exception {
+        spool.close();
+        spool = SpoolProcess.start("log.dirs=" + small.root().resolve("only"));
+        try (KafkaProducer<String, String> producer = producer();
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(CRAMPED, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(CRAMPED, "before")).get(30, TimeUnit.SECONDS);
+            small.abort();
+            // the answer may be the storage error or, if the exit wins, a closed connection
+            assertThat(catchThrowable(() -> producer.send(new ProducerRecord<>(CRAMPED, "x".repeat(64 * 1024)))
+                    .get(30, TimeUnit.SECONDS))).isInstanceOf(ExecutionException.class);
+        }
+        // Kafka stops a broker whose every log dir has failed; bin/spool exits 1 after its shutdown hook
+        assertThat(spool.awaitExit(60_000)).as("exit code").isEqualTo(1);
+        assertThat(spool.output()).anyMatch(line -> line.contains("Shutting the broker down: every log dir"));
+    }
+
     private Errors listOffsetsError(String topic) throws java.io.IOException {
         ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1).setTopics(List.of(
                 new ListOffsetsRequestData.ListOffsetsTopic().setName(topic).setPartitions(List.of(

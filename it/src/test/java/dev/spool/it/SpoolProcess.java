@@ -132,6 +132,11 @@ public final class SpoolProcess implements AutoCloseable {
         return dataDir;
     }
 
+    /** Waits for the process to end by itself; its exit code, or null if it still runs after the wait. */
+    public Integer awaitExit(long timeoutMillis) throws InterruptedException {
+        return process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS) ? process.exitValue() : null;
+    }
+
     /** Stops the broker the way an operator does (SIGTERM: a clean shutdown) and keeps its data. */
     public void stop() throws InterruptedException {
         stop(process);
