@@ -34,6 +34,7 @@ import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.metadata.TopicEventLog;
 import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkServer;
+import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.DescribeProducersHandler;
 import dev.spool.broker.produce.InitProducerIdHandler;
@@ -52,6 +53,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +119,9 @@ public final class Broker implements AutoCloseable {
             return thread;
         });
         resources.add(scheduler::shutdownNow);
+        CompletableFuture<NetworkTransport> transport = NetworkTransport.startInBackground(config.numNetworkThreads());
+        AutoCloseable closeTransport = () -> transport.thenAccept(NetworkTransport::close);
+        resources.add(closeTransport);
         try {
             // Every log, the metadata log included, is opened and recovered here; a topic's config is the
             // defaults until the metadata image is loaded and the partition manager applies its overrides.
@@ -225,7 +230,8 @@ public final class Broker implements AutoCloseable {
                 metrics.serve(config.metricsListener());
             }
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
-                    config.numNetworkThreads(), metrics.requests(), config.networkLimits());
+                    transport.join(), metrics.requests(), config.networkLimits());
+            resources.remove(closeTransport); // the server owns the transport now
             resources.add(0, network);
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {

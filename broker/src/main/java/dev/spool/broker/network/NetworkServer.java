@@ -9,18 +9,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -34,8 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Accepts client connections on the configured listeners and wires each into a pipeline of
  * {@link FrameDecoder} and {@link RequestDispatcher}, behind the {@link NetworkLimits} (connection
- * counts, idle timeout, queued requests). Uses the native epoll transport when the
- * platform has it, NIO otherwise. Thread-safe: start and stop are called by the broker's lifecycle.
+ * counts, idle timeout, queued requests), on a {@link NetworkTransport}. Thread-safe: start and stop are called by the broker's lifecycle.
  */
 public final class NetworkServer implements AutoCloseable {
 
@@ -45,9 +35,7 @@ public final class NetworkServer implements AutoCloseable {
     private final ApiRegistry registry;
     private final ApiVersionsHandler apiVersions;
     private final int maxFrameBytes;
-    private final EventLoopGroup acceptors;
-    private final EventLoopGroup workers;
-    private final Class<? extends ServerChannel> channelType;
+    private final NetworkTransport transport;
     private final List<Channel> serverChannels = new ArrayList<>();
     private final RequestObserver observer;
     private final NetworkLimits limits;
@@ -55,36 +43,23 @@ public final class NetworkServer implements AutoCloseable {
     private final AtomicInteger inFlightTotal = new AtomicInteger();
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads) {
-        this(registry, apiVersions, maxFrameBytes, threads, RequestObserver.NONE);
-    }
-
-    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads,
-                         RequestObserver observer) {
-        this(registry, apiVersions, maxFrameBytes, threads, observer, NetworkLimits.NONE);
-    }
-
-    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes, int threads,
-                         RequestObserver observer, NetworkLimits limits) {
+    /** A server on this transport, which it owns from now on (closes it in {@link #close()}). */
+    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes,
+                         NetworkTransport transport, RequestObserver observer, NetworkLimits limits) {
         this.limits = limits;
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerIp());
         this.observer = observer;
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.maxFrameBytes = maxFrameBytes;
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        this.acceptors = new MultiThreadIoEventLoopGroup(1, io);
-        this.workers = new MultiThreadIoEventLoopGroup(threads, io);
-        this.channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        LOG.debug("Network transport: {}, {} threads", epoll ? "epoll" : "nio", threads);
+        this.transport = transport;
     }
 
     /** Binds a listener and returns the endpoint actually bound (port 0 becomes the chosen port). */
     public Endpoint bind(Endpoint endpoint) throws InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptors, workers)
-                .channel(channelType)
+                .group(transport.acceptors, transport.workers)
+                .channel(transport.serverChannelType)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -139,7 +114,6 @@ public final class NetworkServer implements AutoCloseable {
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
         connections.newCloseFuture().awaitUninterruptibly(DRAIN_MILLIS);
-        acceptors.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        transport.close();
     }
 }

@@ -12,9 +12,7 @@ import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,25 +114,12 @@ class KafkaDumpToolReadsCompactedFilesTest {
      * Runs the tool in this JVM and returns its standard output; its standard error may only list offset
      * gaps ("Non-consecutive offsets in FILE" then "  A is followed by B"), which compaction leaves.
      */
-    private static synchronized String dump(String... args) throws IOException {
-        PrintStream originalOut = System.out;
-        PrintStream originalErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            DumpLogSegments.main(args);
-        } finally {
-            System.setOut(originalOut);
-            System.setErr(originalErr);
+    private static String dump(String... args) throws IOException {
+        DumpLogSegmentsRun run = DumpLogSegmentsRun.of(args);
+        for (String line : run.errLines()) {
+            assertThat(line).as("stderr of DumpLogSegments")
+                    .matches("Non-consecutive offsets in .*\\.log|  -?\\d+ is followed by \\d+");
         }
-        for (String line : err.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                assertThat(line).as("stderr of DumpLogSegments")
-                        .matches("Non-consecutive offsets in .*\\.log|  -?\\d+ is followed by \\d+");
-            }
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return run.out();
     }
 }

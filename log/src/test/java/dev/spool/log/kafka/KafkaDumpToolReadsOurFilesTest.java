@@ -12,9 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,26 +80,11 @@ class KafkaDumpToolReadsOurFilesTest {
      * the 4.4 tool's own quirk: it starts each file's offset check at -1, so every segment whose base
      * offset is not 0 is reported as "-1 is followed by BASE" (it does the same for Kafka's own files).
      */
-    private static synchronized String dump(String... args) throws IOException {
-        PrintStream originalOut = System.out;
-        PrintStream originalErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            DumpLogSegments.main(args);
-        } finally {
-            System.setOut(originalOut);
-            System.setErr(originalErr);
-        }
-        String[] errLines = err.toString(StandardCharsets.UTF_8).split("\n");
+    private static String dump(String... args) throws IOException {
+        DumpLogSegmentsRun run = DumpLogSegmentsRun.of(args);
         Pattern file = Pattern.compile("Non-consecutive offsets in .*/(\\d{20})\\.log");
         String base = null;
-        for (String line : errLines) {
-            if (line.isBlank()) {
-                continue;
-            }
+        for (String line : run.errLines()) {
             Matcher m = file.matcher(line);
             if (m.matches()) {
                 base = Long.toString(Long.parseLong(m.group(1)));
@@ -109,7 +92,7 @@ class KafkaDumpToolReadsOurFilesTest {
                 assertThat(line).as("stderr of DumpLogSegments").isEqualTo("  -1 is followed by " + base);
             }
         }
-        return out.toString(StandardCharsets.UTF_8);
+        return run.out();
     }
 
     @Test

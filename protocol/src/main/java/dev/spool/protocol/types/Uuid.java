@@ -2,7 +2,6 @@ package dev.spool.protocol.types;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
-import java.util.UUID;
 
 /**
  * A 128-bit identifier (topic ids, member ids in newer protocols). The all-zero value means "none".
@@ -15,8 +14,8 @@ public record Uuid(long mostSignificantBits, long leastSignificantBits) {
     /** A random, non-zero id. Kafka's tools never show ids starting with '-', so neither do we. */
     public static Uuid randomUuid() {
         while (true) {
-            UUID random = UUID.randomUUID();
-            Uuid id = new Uuid(random.getMostSignificantBits(), random.getLeastSignificantBits());
+            ByteBuffer random = ByteBuffer.wrap(RandomBytes.read(16));
+            Uuid id = new Uuid(random.getLong(), random.getLong());
             if (!id.equals(ZERO_UUID) && !id.toString().startsWith("-")) {
                 return id;
             }

@@ -49,6 +49,21 @@ class UuidTest {
     }
 
     @Test
+    void randomIdsDoNotRepeatAndUseEveryBit() {
+        java.util.Set<Uuid> seen = new java.util.HashSet<>();
+        long mostOr = 0;
+        long leastOr = 0;
+        for (int i = 0; i < 10_000; i++) {
+            Uuid id = Uuid.randomUuid();
+            assertThat(seen.add(id)).as("repeated id %s", id).isTrue();
+            mostOr |= id.mostSignificantBits();
+            leastOr |= id.leastSignificantBits();
+        }
+        assertThat(mostOr).isEqualTo(-1L);
+        assertThat(leastOr).isEqualTo(-1L);
+    }
+
+    @Test
     void fromStringRejectsWhatIsNotSixteenBytes() {
         assertThatThrownBy(() -> Uuid.fromString("AAAA")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("16 bytes");

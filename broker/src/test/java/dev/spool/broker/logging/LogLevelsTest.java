@@ -1,0 +1,40 @@
+package dev.spool.broker.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.slf4j.event.Level;
+
+class LogLevelsTest {
+
+    @Test
+    void infoUnlessSaidOtherwise() {
+        assertThat(LogLevels.from(new Properties()).levelOf("dev.spool.broker.Broker")).isEqualTo(Level.INFO);
+    }
+
+    @Test
+    void theLongestPrefixAtADotWins() {
+        Properties properties = new Properties();
+        properties.setProperty("spool.log.level", "warn");
+        properties.setProperty("spool.log.level.dev.spool", "DEBUG");
+        properties.setProperty("spool.log.level.dev.spool.log", " trace ");
+        LogLevels levels = LogLevels.from(properties);
+
+        assertThat(levels.levelOf("dev.spool.log.LogManager")).isEqualTo(Level.TRACE);
+        assertThat(levels.levelOf("dev.spool.log")).isEqualTo(Level.TRACE);
+        assertThat(levels.levelOf("dev.spool.logging.X")).isEqualTo(Level.DEBUG);
+        assertThat(levels.levelOf("dev.spool.broker.Broker")).isEqualTo(Level.DEBUG);
+        assertThat(levels.levelOf("io.netty.channel.X")).isEqualTo(Level.WARN);
+    }
+
+    @Test
+    void aValueThatIsNoLevelIsNamed() {
+        Properties properties = new Properties();
+        properties.setProperty("spool.log.level.io.netty", "quiet");
+
+        assertThatThrownBy(() -> LogLevels.from(properties))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spool.log.level.io.netty=quiet");
+    }
+}
