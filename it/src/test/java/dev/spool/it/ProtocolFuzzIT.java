@@ -49,10 +49,9 @@ import org.junit.jupiter.api.Test;
  * closed connection, never a hang, a malformed response or UNKNOWN_SERVER_ERROR. Between rounds a
  * well-behaved Java producer writes and a Java consumer reads the whole fuzz topic from offset 0 with
  * CRC checks, every offset once and in order, so a damaged batch the broker wrongly accepted would fail
- * it; the broker process must
- * still be alive at the end. {@code -Dfuzz.inputs=N} (default 6000 for CI; 100000+ locally) and
- * {@code -Dfuzz.seed=S} (default 1; {@code random} for a new
- * seed, printed) reproduce a run; {@code -Dfuzz.firstRound=R -Dfuzz.thread=T} replay one round's inputs of
+ * it; the broker process must still be alive at the end. {@code -Dfuzz.inputs=N} (default 6000 for CI;
+ * 100000+ locally) and {@code -Dfuzz.seed=S} (default 1; {@code random} for a new seed, printed)
+ * reproduce a run; {@code -Dfuzz.firstRound=R -Dfuzz.thread=T} replay one round's inputs of
  * one thread (rounds are 2,000 inputs, 500 per thread). To find the inputs that matter:
  * {@code -Dfuzz.only=200-249,472} sends only those inputs of each thread (the others are still drawn, so
  * the random sequence stays the same), {@code -Dfuzz.log=true} prints every input with its answer, and
