@@ -6,9 +6,13 @@ import dev.spool.it.fuzz.FrameMutator;
 import dev.spool.it.fuzz.FuzzClient;
 import dev.spool.it.fuzz.FuzzSeeds;
 import java.io.DataInputStream;
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -20,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -43,11 +48,15 @@ import org.junit.jupiter.api.Test;
  * once (see {@link FrameMutator} for the kinds), each judged by {@link FuzzClient}: the right answer or a
  * closed connection, never a hang, a malformed response or UNKNOWN_SERVER_ERROR. Between rounds a
  * well-behaved Java producer writes and a Java consumer reads the whole fuzz topic from offset 0 with
- * CRC checks, so a damaged batch the broker wrongly accepted would fail it; the broker process must
- * still be alive at the end. {@code -Dfuzz.inputs=N} (default 6000 for CI; 100000+ locally) and
- * {@code -Dfuzz.seed=S} (default 1; {@code random} for a new
- * seed, printed) reproduce a run; {@code -Dfuzz.firstRound=R -Dfuzz.thread=T} replay one round's inputs of
- * one thread (rounds are 2,000 inputs, 500 per thread).
+ * CRC checks, every offset once and in order, so a damaged batch the broker wrongly accepted would fail
+ * it; the broker process must still be alive at the end. {@code -Dfuzz.inputs=N} (default 6000 for CI;
+ * 100000+ locally) and {@code -Dfuzz.seed=S} (default 1; {@code random} for a new seed, printed)
+ * reproduce a run; {@code -Dfuzz.firstRound=R -Dfuzz.thread=T} replay one round's inputs of
+ * one thread (rounds are 2,000 inputs, 500 per thread). To find the inputs that matter:
+ * {@code -Dfuzz.only=200-249,472} sends only those inputs of each thread (the others are still drawn, so
+ * the random sequence stays the same), {@code -Dfuzz.log=true} prints every input with its answer, and
+ * {@code -Dfuzz.keepData=DIR} copies the broker's data and output there when the well-behaved client
+ * fails (for {@code spool dump-log --print-data-log}).
  */
 class ProtocolFuzzIT {
 
@@ -81,7 +90,8 @@ class ProtocolFuzzIT {
                     for (int t = 0; t < THREADS; t++) {
                         Random random = new Random(seed * 31 + round * 1_000L + t);
                         int count = onlyThread >= 0 && onlyThread != t ? 0 : perThread;
-                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count)));
+                        String label = "r" + round + " t" + t;
+                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count, label)));
                     }
                     for (Future<Map<String, Long>> result : results) {
                         try {
@@ -96,6 +106,10 @@ class ProtocolFuzzIT {
                     try {
                         client.produceAndReadEverything(round);
                     } catch (Exception | AssertionError e) {
+                        String keep = System.getProperty("fuzz.keepData");
+                        if (keep != null) {
+                            copyData(spool, Path.of(keep));
+                        }
                         throw new AssertionError("the well-behaved client failed after " + sent + " inputs (seed " + seed
                                 + "); broker output ends with:\n" + tail(spool.output()), e);
                     }
@@ -121,12 +135,19 @@ class ProtocolFuzzIT {
         }
     }
 
-    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count) throws Exception {
+    /** {@code label} names the round and thread in the {@code -Dfuzz.log} lines. */
+    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count, String label)
+            throws Exception {
         Map<String, Long> outcomes = new TreeMap<>();
+        String only = System.getProperty("fuzz.only");
+        boolean log = Boolean.getBoolean("fuzz.log");
         FrameMutator mutator = new FrameMutator(random, seeds.all());
         try (FuzzClient client = new FuzzClient("127.0.0.1", spool.port(), 3_000)) {
             for (int i = 0; i < count; i++) {
                 FrameMutator.Input input = mutator.next();
+                if (only != null && !selected(only, i)) {
+                    continue;
+                }
                 FuzzClient.Outcome outcome;
                 try {
                     outcome = client.send(input);
@@ -134,9 +155,43 @@ class ProtocolFuzzIT {
                     throw new AssertionError(e.getMessage() + "\ninput: " + hex(input.frame()), e);
                 }
                 outcomes.merge(input.kind() + "/" + outcome, 1L, Long::sum);
+                if (log) {
+                    ByteBuffer frame = ByteBuffer.wrap(input.frame());
+                    String header = frame.remaining() >= 8 ? "api " + frame.getShort(4) + " v" + frame.getShort(6) : "";
+                    System.out.printf("FUZZ %s #%d %s %s %s %s -> %s%n  %s%n", label, i, input.kind(), input.seedApi(),
+                            header, outcome, client.lastResponse(), hex(input.frame()));
+                }
             }
         }
         return outcomes;
+    }
+
+    /** Copies the broker's data directory and its output to {@code target}, for {@code spool dump-log}. */
+    private static void copyData(SpoolProcess spool, Path target) throws IOException {
+        try (Stream<Path> paths = Files.walk(spool.dataDir())) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path copy = target.resolve(spool.dataDir().relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(path, copy, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        Files.write(target.resolve("broker-output.txt"), spool.output());
+    }
+
+    /** {@code only} is a comma-separated list of input indexes and ranges (a-b, inclusive). */
+    private static boolean selected(String only, int index) {
+        for (String part : only.split(",")) {
+            String[] bounds = part.trim().split("-");
+            int from = Integer.parseInt(bounds[0]);
+            int to = bounds.length > 1 ? Integer.parseInt(bounds[1]) : from;
+            if (index >= from && index <= to) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String tail(List<String> output) {
@@ -194,18 +249,23 @@ class ProtocolFuzzIT {
             long offset = producer.send(new ProducerRecord<>(TOPIC, "well-behaved", "round " + round))
                     .get(30, TimeUnit.SECONDS).offset();
             consumer.seek(partition, 0);
-            long read = 0;
-            boolean found = false;
+            // Nothing else writes while this reads, rejected batches take no offsets and clients cannot write
+            // control batches: the consumer must see every offset from 0 to the one just produced, in order.
+            long expected = 0;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!found && System.nanoTime() < deadline) {
+            while (expected <= offset && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    read++;
-                    found |= record.offset() == offset;
+                    if (record.offset() != expected) {
+                        throw new AssertionError("the well-behaved consumer read offset " + record.offset() + " where "
+                                + expected + " was due (the producer was given offset " + offset + ")");
+                    }
+                    expected++;
                 }
             }
-            assertThat(found).as("the well-behaved consumer reads the whole topic up to offset %d", offset).isTrue();
+            assertThat(expected).as("the well-behaved consumer reads the whole topic up to offset %d (position %d)",
+                    offset, consumer.position(partition)).isEqualTo(offset + 1);
             checks++;
-            recordsRead += read;
+            recordsRead += expected;
         }
 
         @Override

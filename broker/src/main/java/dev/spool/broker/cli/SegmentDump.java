@@ -21,7 +21,8 @@ import java.util.List;
 /**
  * Not thread-safe: prints every batch of a segment file and the records in it, one line each, in the shape of
  * Kafka's {@code kafka-dump-log} so that an operator reads both alike. Reads through the log module's {@link
- * BatchFileReader}, which checks each batch's length, magic and CRC.
+ * BatchFileReader}, which checks each batch's length, magic and CRC; checks that the records' offsets increase
+ * within their batch's range.
  */
 final class SegmentDump {
 
@@ -88,8 +89,18 @@ final class SegmentDump {
             out.println("Found corrupt records in batch at base offset " + batch.baseOffset() + ": " + e.getMessage());
             return false;
         }
+        long previousOffset = batch.baseOffset() - 1;
         for (int i = 0; i < records.size(); i++) {
             Record record = records.get(i);
+            if (record.offset() <= previousOffset || record.offset() > batch.lastOffset()) {
+                // Consumers take each record's offset from its delta: one out of order or past the batch's
+                // last offset makes them skip the records that follow (a compacted batch may have gaps).
+                out.println("Found record " + i + " at offset " + record.offset() + " in the batch at base offset "
+                        + batch.baseOffset() + ": record offsets must increase within [" + batch.baseOffset() + ", "
+                        + batch.lastOffset() + "]");
+                return false;
+            }
+            previousOffset = record.offset();
             StringBuilder line = new StringBuilder("| offset: ").append(record.offset())
                     .append(' ').append(timestampType(batch)).append(": ").append(record.timestamp())
                     .append(" keySize: ").append(size(record.key()))

@@ -31,15 +31,19 @@ import java.util.List;
  *       {@code segment.bytes} ({@code RECORD_LIST_TOO_LARGE});</li>
  *   <li>{@code lastOffsetDelta + 1 == recordCount > 0}, no control batch, a sequence with a producer
  *       id ({@code INVALID_RECORD});</li>
- *   <li>per record: timestamps within {@code message.timestamp.before.max.ms} /
- *       {@code after.max.ms} of now under CreateTime ({@code INVALID_TIMESTAMP}), a key on compacted
- *       topics ({@code INVALID_RECORD}), each with its record index (KIP-467).</li>
+ *   <li>per record: fields that decode and end where the record's length says
+ *       ({@code CORRUPT_MESSAGE}); offset delta equal to the record's index ({@code INVALID_RECORD});
+ *       timestamps within {@code message.timestamp.before.max.ms} / {@code after.max.ms} of now under
+ *       CreateTime ({@code INVALID_TIMESTAMP}), a key on compacted topics ({@code INVALID_RECORD}), each
+ *       with its record index (KIP-467).</li>
  * </ol>
  *
- * <p>Design note: an uncompressed batch's records are walked in place, allocating nothing. A
- * compressed batch is inflated only when a record-level rule can fail: the topic is compacted, a
- * lower timestamp bound is set, or the batch's max timestamp is beyond the upper bound (then the walk
- * finds which records are).
+ * <p>Design note: an uncompressed batch's records are walked in place, allocating nothing; a
+ * compressed batch is always inflated and walked. Offset deltas that are not 0, 1, 2... are refused
+ * rather than rewritten: consumers compute each record's offset from its delta, so a batch of three
+ * records whose last delta is 48 makes them skip the next 46 offsets of the log. Kafka rebuilds such a
+ * compressed batch with consecutive offsets (recompressing it) and stores an uncompressed one as it
+ * came; no client writes such batches.
  */
 public final class ProduceBatchValidator {
 
@@ -167,7 +171,13 @@ public final class ProduceBatchValidator {
             }
             plain.get(); // attributes, unused in v2
             long timestampMs = baseTimestamp + Varints.readVarlong(plain);
-            Varints.readVarint(plain); // offset delta
+            int offsetDelta = Varints.readVarint(plain);
+            if (offsetDelta != index) {
+                // Consumers take a record's offset from its delta: a gap or a jump would make them skip
+                // the records of later batches up to it.
+                return Rejection.of(Errors.INVALID_RECORD, "Record " + index + " has offset delta " + offsetDelta
+                        + "; the records of a produced batch must have offset deltas 0, 1, 2...");
+            }
             int keyLength = Varints.readVarint(plain);
             String malformed = malformedRecordBody(plain, keyLength, recordStart + length);
             if (malformed != null) {

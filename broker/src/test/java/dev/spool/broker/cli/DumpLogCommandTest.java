@@ -6,7 +6,9 @@ import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Header;
+import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.log.record.RecordBatchLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -115,6 +117,31 @@ class DumpLogCommandTest {
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.out()).contains("Found invalid bytes at position " + size);
+    }
+
+    @Test
+    void reportsARecordWhoseOffsetIsOutsideItsBatch() throws IOException {
+        Path partition = dir.resolve("fuzz-0");
+        // Three records (no key, value "v", 8 bytes each); the third's offset delta 2 becomes 48, CRC fixed:
+        // what a produce of garbage records could store before ProduceBatchValidator checked the deltas.
+        ByteBuffer batch = new RecordBatchBuilder(CompressionType.NONE).append(TIMESTAMP_MS, null, bytes("v"))
+                .append(TIMESTAMP_MS, null, bytes("v")).append(TIMESTAMP_MS, null, bytes("v")).build();
+        int thirdDelta = batch.position() + RecordBatchLayout.RECORDS_OFFSET + 2 * 8 + 3;
+        assertThat(batch.get(thirdDelta)).isEqualTo((byte) 4);
+        batch.put(thirdDelta, (byte) 96);
+        RecordBatch flyweight = new RecordBatch();
+        flyweight.wrap(batch, batch.position());
+        flyweight.writeChecksum();
+        try (PartitionLog log = PartitionLog.open(partition, LogConfig.defaults(), () -> TIMESTAMP_MS, scheduler)) {
+            log.appendAsLeader(batch, 0);
+        }
+
+        ServerCommandTest.Result result = ServerCommandTest.run("dump-log", partition.resolve(SEGMENT + ".log").toString());
+
+        assertThat(result.exitCode()).as(result.out()).isEqualTo(1);
+        assertThat(result.out()).contains("| offset: 1 ")
+                .contains("Found record 2 at offset 48 in the batch at base offset 0: record offsets must increase"
+                        + " within [0, 2]");
     }
 
     @Test

@@ -172,6 +172,39 @@ class ProduceBatchValidatorTest {
         }
     }
 
+    @Test
+    void recordsWhoseOffsetDeltasAreNotTheirIndexesAreInvalid() {
+        // Found by the protocol fuzzer: a gzip/snappy batch whose third record said offset delta 48 was
+        // stored, and consumers reading it jumped 46 offsets ahead, past the records that followed it.
+        for (CompressionType compression : new CompressionType[] {CompressionType.NONE, CompressionType.GZIP}) {
+            for (int[] deltas : new int[][] {{0, 1, 48}, {0, 2, 2}, {1, 0, 2}, {0, 0, 2}, {0, 1, -1}}) {
+                ByteBuffer batch = threeRecords(compression);
+                java.io.ByteArrayOutputStream records = new java.io.ByteArrayOutputStream();
+                for (int delta : deltas) {
+                    // length, attributes, timestamp delta, offset delta (zigzag), key -1, value 1 byte, no headers
+                    byte[] record = {0, 0, 0, (byte) ((delta << 1) ^ (delta >> 31)), 1, 2, 'v', 0};
+                    record[0] = (byte) ((record.length - 1) << 1);
+                    records.writeBytes(record);
+                }
+                Rejection rejection = validator.validate(withRecordsSection(batch, compression, records.toByteArray()),
+                        VERSION, LogConfig.defaults(), NOW_MS);
+                assertThat(rejection).as("%s, deltas %s", compression.configName, java.util.Arrays.toString(deltas))
+                        .isNotNull();
+                assertThat(rejection.error()).isEqualTo(Errors.INVALID_RECORD);
+                assertThat(rejection.message()).contains("offset delta");
+            }
+            // The same hand-written records with deltas 0, 1, 2 pass: only the deltas were wrong.
+            ByteBuffer batch = threeRecords(compression);
+            byte[] records = {14, 0, 0, 0, 1, 2, 'v', 0, 14, 0, 0, 2, 1, 2, 'v', 0, 14, 0, 0, 4, 1, 2, 'v', 0};
+            assertThat(validate(withRecordsSection(batch, compression, records))).isEqualTo(Errors.NONE);
+        }
+    }
+
+    private static ByteBuffer threeRecords(CompressionType compression) {
+        return new RecordBatchBuilder(compression).append(NOW_MS, null, bytes("v")).append(NOW_MS, null, bytes("v"))
+                .append(NOW_MS, null, bytes("v")).build();
+    }
+
     /** The batch with its records section replaced by {@code record} (compressed like the batch), CRC fixed. */
     private ByteBuffer withRecordsSection(ByteBuffer batch, CompressionType compression, byte[] record) {
         byte[] section = record;

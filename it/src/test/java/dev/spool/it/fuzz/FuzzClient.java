@@ -55,6 +55,7 @@ public final class FuzzClient implements AutoCloseable {
     private final int timeoutMs;
     private Socket socket;
     private int nextProbeId = 0x40000000;
+    private String lastResponse;
 
     public FuzzClient(String host, int port, int timeoutMs) {
         this.host = host;
@@ -62,7 +63,13 @@ public final class FuzzClient implements AutoCloseable {
         this.timeoutMs = timeoutMs;
     }
 
+    /** The last answer's body as kafka-clients prints it (null when none), for logging. */
+    public String lastResponse() {
+        return lastResponse;
+    }
+
     public Outcome send(FrameMutator.Input input) throws IOException, Violation {
+        lastResponse = null;
         return input.raw() ? sendRaw(input) : sendFramed(input);
     }
 
@@ -116,7 +123,7 @@ public final class FuzzClient implements AutoCloseable {
                     throw new Violation(input.kind() + ": two responses to one request");
                 }
                 answered = true;
-                check(input, response);
+                lastResponse = check(input, response);
             }
         } catch (SocketTimeoutException e) {
             closeSocket();
@@ -132,7 +139,7 @@ public final class FuzzClient implements AutoCloseable {
     }
 
     /** The response must answer the request as the broker read its header. */
-    private static void check(FrameMutator.Input input, byte[] response) throws Violation {
+    private static String check(FrameMutator.Input input, byte[] response) throws Violation {
         ByteBuffer request = ByteBuffer.wrap(input.frame(), 4, input.frame().length - 4).slice();
         if (request.remaining() < 8) {
             throw new Violation(input.kind() + ": answered a request of " + request.remaining() + " bytes");
@@ -180,6 +187,7 @@ public final class FuzzClient implements AutoCloseable {
                 }
             }
         }
+        return body.toString();
     }
 
     private static byte[] probe(int correlationId) {
