@@ -1,5 +1,6 @@
 package dev.spool.broker.api;
 
+import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.OffsetOutOfRangeException;
@@ -63,6 +64,9 @@ public final class DeleteRecordsHandler implements ApiHandler {
         Partition partition = partitions.get(topic, requested.partitionIndex());
         if (partition == null) {
             return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+        if (InternalTopics.isInternal(topic)) {
+            return result.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code()); // as Kafka: the broker's own records
         }
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());

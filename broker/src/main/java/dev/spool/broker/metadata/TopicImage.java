@@ -22,8 +22,8 @@ public record TopicImage(String name, Uuid id, SortedMap<Integer, PartitionImage
         return partitions.get(index);
     }
 
-    /** Kafka's internal topics start with two underscores. */
+    /** One of Kafka's {@link InternalTopics}. */
     public boolean isInternal() {
-        return name.startsWith("__");
+        return InternalTopics.isInternal(name);
     }
 }

@@ -2,6 +2,7 @@ package dev.spool.broker.produce;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
@@ -19,7 +20,6 @@ import dev.spool.protocol.types.Records;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -44,9 +44,7 @@ public final class ProduceHandler implements ApiHandler {
 
     /** Produce v13 names topics by id (KIP-516). */
     static final short FIRST_TOPIC_ID_VERSION = 13;
-    /** Topics clients may not produce to, as Kafka's; only its own admin client may. */
-    private static final Set<String> INTERNAL_TOPICS = Set.of("__consumer_offsets", "__transaction_state",
-            "__share_group_state");
+    /** Clients may not produce to internal topics, as in Kafka; only its own admin client may. */
     private static final String ADMIN_CLIENT_ID = "__admin_client";
 
     private final Supplier<MetadataImage> metadata;
@@ -102,7 +100,7 @@ public final class ProduceHandler implements ApiHandler {
         if (topic == null) {
             return version >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
-        if (INTERNAL_TOPICS.contains(topic.name()) && !ADMIN_CLIENT_ID.equals(context.clientId())) {
+        if (InternalTopics.isInternal(topic.name()) && !ADMIN_CLIENT_ID.equals(context.clientId())) {
             return Errors.INVALID_TOPIC_EXCEPTION;
         }
         return null;

@@ -74,6 +74,18 @@ class DeleteRecordsHandlerTest {
     }
 
     @Test
+    void recordsOfInternalTopicsAreNotForClientsToDeleteButDoubleUnderscoreTopicsAreOrdinary() throws IOException {
+        fixture.createTopic("__consumer_offsets", 1);
+        fixture.append("__consumer_offsets", 0, 5);
+        fixture.createTopic("__mine", 1);
+        fixture.append("__mine", 0, 5);
+
+        assertThat(deleteBefore("__consumer_offsets", 0, 1).errorCode()).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
+        assertThat(fixture.log("__consumer_offsets", 0).logStartOffset()).isZero();
+        assertThat(deleteBefore("__mine", 0, 1).errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
     void unknownPartitionIsUnknownTopicOrPartition() {
         DeleteRecordsPartitionResult result = deleteBefore("trimmed", 1, 0);
 
