@@ -2,6 +2,7 @@ package dev.spool.broker.network;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.RequestHeaderData;
@@ -14,6 +15,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,7 +126,13 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         frame.release();
         inFlight.finished(ctx.channel());
         if (failure != null) {
-            LOG.error("Closing connection: handler of {} failed", context, failure);
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof ConnectionCloseRequest) {
+                LOG.debug("Closing connection: {}", cause.getMessage()); // the protocol's answer, not a fault
+            } else {
+                LOG.error("Closing connection: handler of {} failed", context, failure);
+            }
             ctx.close();
             return;
         }

@@ -1,6 +1,7 @@
 package dev.spool.broker.produce;
 
 import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.MetadataImage;
