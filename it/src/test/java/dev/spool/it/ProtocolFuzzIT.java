@@ -81,7 +81,8 @@ class ProtocolFuzzIT {
                     for (int t = 0; t < THREADS; t++) {
                         Random random = new Random(seed * 31 + round * 1_000L + t);
                         int count = onlyThread >= 0 && onlyThread != t ? 0 : perThread;
-                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count)));
+                        int bomb = round * THREADS + t;
+                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count, count > 0 ? bomb : -1)));
                     }
                     for (Future<Map<String, Long>> result : results) {
                         try {
@@ -121,12 +122,22 @@ class ProtocolFuzzIT {
         }
     }
 
-    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count) throws Exception {
+    /**
+     * Sends {@code count} inputs of the mutator's sequence, then (unless {@code bomb} is -1) decompression
+     * bomb number {@code bomb}: one per thread and round, after the random inputs, so that a seed's random
+     * inputs stay what they were before bombs existed.
+     */
+    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count, int bomb)
+            throws Exception {
         Map<String, Long> outcomes = new TreeMap<>();
         FrameMutator mutator = new FrameMutator(random, seeds.all());
+        List<FuzzSeeds.Seed> bombs = seeds.bombs();
+        int total = bomb < 0 || bombs.isEmpty() ? count : count + 1;
+        // The bomb seeds rotate by round and thread; the lie (variant) changes every full turn of them.
         try (FuzzClient client = new FuzzClient("127.0.0.1", spool.port(), 3_000)) {
-            for (int i = 0; i < count; i++) {
-                FrameMutator.Input input = mutator.next();
+            for (int i = 0; i < total; i++) {
+                FrameMutator.Input input = i < count ? mutator.next()
+                        : FrameMutator.bomb(bombs.get(bomb % bombs.size()), bomb / bombs.size());
                 FuzzClient.Outcome outcome;
                 try {
                     outcome = client.send(input);
