@@ -250,13 +250,20 @@ class ProduceIT {
     @Test
     void kafkaReadsTheProducerSnapshotOfACleanShutdownAndSpoolReadsKafkas() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start()) {
-            createTopic(spool.bootstrap(), "snapshotted", 1, Map.of());
-            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(), Map.of())) {
-                for (int i = 0; i < 5; i++) {
-                    producer.send(new ProducerRecord<>("snapshotted", "v" + i)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            // Five one-record batches (~70 bytes each) fill the first segment; a second producer's batches roll
+            // the next at offset 5. The shutdown snapshot lies at the oldest batch cached within the active
+            // segment (offset 5, the roll snapshot), holding the first producer's last batch.
+            createTopic(spool.bootstrap(), "snapshotted", 1, Map.of("segment.bytes", "400"));
+            for (int producerIndex = 0; producerIndex < 2; producerIndex++) {
+                try (KafkaProducer<String, String> producer = producer(spool.bootstrap(), Map.of())) {
+                    for (int i = 0; i < 5 - 3 * producerIndex; i++) {
+                        producer.send(new ProducerRecord<>("snapshotted", "v" + i)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    }
                 }
             }
             spool.stop();
+            assertThat(dev.spool.broker.produce.ProducerSnapshotFile.list(spool.dataDir().resolve("snapshotted-0")))
+                    .containsOnlyKeys(5L);
             java.nio.file.Path dir = spool.dataDir().resolve("snapshotted-0");
             java.io.File snapshot = dir.resolve("00000000000000000005.snapshot").toFile();
             List<org.apache.kafka.storage.internals.log.ProducerStateEntry> entries =

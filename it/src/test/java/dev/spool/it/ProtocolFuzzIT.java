@@ -91,7 +91,8 @@ class ProtocolFuzzIT {
                         Random random = new Random(seed * 31 + round * 1_000L + t);
                         int count = onlyThread >= 0 && onlyThread != t ? 0 : perThread;
                         String label = "r" + round + " t" + t;
-                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count, label)));
+                        int bomb = round * THREADS + t;
+                        results.add(pool.submit(() -> fuzz(spool, seeds, random, count, count > 0 ? bomb : -1, label)));
                     }
                     for (Future<Map<String, Long>> result : results) {
                         try {
@@ -135,17 +136,27 @@ class ProtocolFuzzIT {
         }
     }
 
-    /** {@code label} names the round and thread in the {@code -Dfuzz.log} lines. */
-    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count, String label)
+    /**
+     * Sends {@code count} inputs of the mutator's sequence, then (unless {@code bomb} is -1, or
+     * {@code -Dfuzz.only} picks inputs) decompression bomb number {@code bomb}: one per thread and round, after
+     * the random inputs, so that a seed's random inputs stay what they were before bombs existed.
+     * {@code label} names the round and thread in the {@code -Dfuzz.log} lines.
+     */
+    private static Map<String, Long> fuzz(SpoolProcess spool, FuzzSeeds seeds, Random random, int count, int bomb,
+                                          String label)
             throws Exception {
         Map<String, Long> outcomes = new TreeMap<>();
         String only = System.getProperty("fuzz.only");
         boolean log = Boolean.getBoolean("fuzz.log");
         FrameMutator mutator = new FrameMutator(random, seeds.all());
+        List<FuzzSeeds.Seed> bombs = seeds.bombs();
+        int total = bomb < 0 || bombs.isEmpty() ? count : count + 1;
+        // The bomb seeds rotate by round and thread; the lie (variant) changes every full turn of them.
         try (FuzzClient client = new FuzzClient("127.0.0.1", spool.port(), 3_000)) {
-            for (int i = 0; i < count; i++) {
-                FrameMutator.Input input = mutator.next();
-                if (only != null && !selected(only, i)) {
+            for (int i = 0; i < total; i++) {
+                FrameMutator.Input input = i < count ? mutator.next()
+                        : FrameMutator.bomb(bombs.get(bomb % bombs.size()), bomb / bombs.size());
+                if (only != null && (i >= count || !selected(only, i))) {
                     continue;
                 }
                 FuzzClient.Outcome outcome;

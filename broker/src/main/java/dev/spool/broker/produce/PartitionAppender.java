@@ -107,7 +107,10 @@ public final class PartitionAppender {
         }, queue);
     }
 
-    /** Clean shutdown: a snapshot at the log end offset, so the next start replays nothing. */
+    /**
+     * Clean shutdown: a snapshot from which the next start rebuilds each producer's last five batches
+     * (see {@link #writeShutdownSnapshot()}).
+     */
     public CompletableFuture<Void> close() {
         return CompletableFuture.runAsync(() -> {
             if (closed) {
@@ -119,9 +122,7 @@ public final class PartitionAppender {
                 return;
             }
             try {
-                long endOffset = partition.log().logEndOffset();
-                producerState.advanceTo(endOffset);
-                writeSnapshot(endOffset);
+                writeShutdownSnapshot();
             } catch (IOException | RuntimeException e) {
                 LOG.error("Cannot write the shutdown producer snapshot of {}", partition, e);
             }
@@ -277,11 +278,40 @@ public final class PartitionAppender {
         if (offset == lastSnapshotOffset) {
             return;
         }
-        PartitionLog log = partition.log();
         producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-        ProducerSnapshotFile.write(log.dir(), offset, producerState.snapshotEntries());
+        writeSnapshot(offset, producerState.snapshotEntriesAsOf(offset));
+    }
+
+    private void writeSnapshot(long offset, List<ProducerSnapshotFile.Entry> entries) throws IOException {
+        PartitionLog log = partition.log();
+        ProducerSnapshotFile.write(log.dir(), offset, entries);
         lastSnapshotOffset = offset;
         deleteSnapshotsBelow(log.dir(), log.logStartOffset(), offset);
+    }
+
+    /**
+     * The shutdown snapshot, taken not at the log end but at the first offset of the oldest batch still
+     * cached for any producer within the active segment, so that the next start replays those batches
+     * and every producer gets back up to {@link ProducerStateEntry#MAX_CACHED_BATCHES} of them: a retry
+     * of any request that was in flight at shutdown is then answered as the duplicate it is. Kafka's
+     * snapshot format holds one batch a producer, and Kafka snapshots at the log end, so after its clean
+     * restart only the last batch is recognised and a retry of an earlier one is OUT_OF_ORDER_SEQUENCE;
+     * the file here stays in Kafka's format and valid for Kafka (a snapshot below the log end, which
+     * Kafka's loader replays from too). The replay is bounded by the active segment (the most a crash
+     * recovery replays anyway); a producer whose batches lie before it keeps only its last one. Later
+     * snapshots (of an earlier run's shutdown) are deleted: the loader would prefer them.
+     */
+    private void writeShutdownSnapshot() throws IOException {
+        PartitionLog log = partition.log();
+        producerState.advanceTo(log.logEndOffset());
+        producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
+        long offset = producerState.cachedBatchesStartOffset(activeSegmentBaseOffset());
+        for (Path later : ProducerSnapshotFile.list(log.dir()).tailMap(offset, false).values()) {
+            Files.deleteIfExists(later);
+        }
+        if (offset != lastSnapshotOffset || !Files.exists(ProducerSnapshotFile.path(log.dir(), offset))) {
+            writeSnapshot(offset, producerState.snapshotEntriesAsOf(offset));
+        }
     }
 
     /** Snapshots of offsets below the log start offset cover deleted segments; the newest is always kept. */

@@ -98,6 +98,19 @@ public final class ProducerStateEntry {
         return -1;
     }
 
+    /** The ring index of the {@code index}-th cached batch, 0 the oldest, {@link #batchCount()} - 1 the newest. */
+    public int slotOf(int index) {
+        return (oldest + index) % MAX_CACHED_BATCHES;
+    }
+
+    public int firstSequenceAt(int slot) {
+        return firstSequences[slot];
+    }
+
+    public int lastSequenceAt(int slot) {
+        return lastSequences[slot];
+    }
+
     public long firstOffsetAt(int slot) {
         return firstOffsets[slot];
     }

@@ -139,13 +139,56 @@ public final class ProducerStateManager {
         producers.put(entry.producerId(), state);
     }
 
-    /** The producers as snapshot entries, in producer id order. */
+    /** The producers as snapshot entries as of {@link #mapEndOffset()}, in producer id order. */
     public List<ProducerSnapshotFile.Entry> snapshotEntries() {
+        return snapshotEntriesAsOf(mapEndOffset);
+    }
+
+    /**
+     * The offset to snapshot at so that replaying the log from there rebuilds every cached batch that
+     * starts at or after {@code floorOffset}: the first offset of the oldest such batch, or
+     * {@link #mapEndOffset()} when there is none. Every batch boundary is a valid snapshot offset.
+     */
+    public long cachedBatchesStartOffset(long floorOffset) {
+        long start = mapEndOffset;
+        for (ProducerStateEntry state : producers.values()) {
+            for (int i = 0; i < state.batchCount(); i++) {
+                long firstOffset = state.firstOffsetAt(state.slotOf(i));
+                if (firstOffset >= floorOffset) {
+                    start = Math.min(start, firstOffset);
+                    break;
+                }
+            }
+        }
+        return start;
+    }
+
+    /**
+     * The producers as snapshot entries as of {@code offset} (at most {@link #mapEndOffset()}, a batch
+     * boundary at or before the oldest cached batch that a replay is to rebuild), in producer id order:
+     * each producer's newest cached batch below {@code offset} (Kafka's format holds one). A producer whose
+     * cached batches all lie at or after {@code offset} is left out: replaying from {@code offset}
+     * recreates it with all of them, and its older batches are not needed for any check.
+     */
+    public List<ProducerSnapshotFile.Entry> snapshotEntriesAsOf(long offset) {
         List<ProducerSnapshotFile.Entry> entries = new ArrayList<>(producers.size());
         for (ProducerStateEntry state : producers.values()) {
-            entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(), state.lastSequence(),
-                    state.lastOffset(), state.isEmpty() ? 0 : (int) (state.lastOffset() - state.firstOffset()),
-                    state.lastTimestampMs(), state.coordinatorEpoch(), -1L));
+            int newestBelow = -1;
+            for (int i = 0; i < state.batchCount(); i++) {
+                int slot = state.slotOf(i);
+                if (state.lastOffsetAt(slot) < offset) {
+                    newestBelow = slot;
+                }
+            }
+            if (newestBelow >= 0) {
+                entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(),
+                        state.lastSequenceAt(newestBelow), state.lastOffsetAt(newestBelow),
+                        (int) (state.lastOffsetAt(newestBelow) - state.firstOffsetAt(newestBelow)),
+                        state.timestampAt(newestBelow), state.coordinatorEpoch(), -1L));
+            } else if (state.isEmpty()) {
+                entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(),
+                        RecordBatchLayout.NO_SEQUENCE, -1L, 0, state.lastTimestampMs(), state.coordinatorEpoch(), -1L));
+            }
         }
         entries.sort((a, b) -> Long.compare(a.producerId(), b.producerId()));
         return entries;

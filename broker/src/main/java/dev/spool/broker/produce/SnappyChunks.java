@@ -42,4 +42,24 @@ final class SnappyChunks {
         }
         return null;
     }
+
+    /**
+     * The inflated length of a section whose chunks {@link #invalidChunk} found valid: the sum of what
+     * each chunk's block header says (snappy's validation checked each against its block).
+     */
+    static long inflatedBytes(byte[] bytes) throws IOException {
+        if (!SnappyCodec.hasMagicHeaderPrefix(bytes)) {
+            return Snappy.uncompressedLength(bytes, 0, bytes.length);
+        }
+        long total = 0;
+        int position = SnappyCodec.headerSize();
+        while (position < bytes.length) {
+            int length = (bytes[position] & 0xFF) << 24 | (bytes[position + 1] & 0xFF) << 16
+                    | (bytes[position + 2] & 0xFF) << 8 | bytes[position + 3] & 0xFF;
+            position += CHUNK_LENGTH_BYTES;
+            total += Snappy.uncompressedLength(bytes, position, length);
+            position += length;
+        }
+        return total;
+    }
 }

@@ -154,16 +154,77 @@ class PartitionAppenderTest {
     }
 
     @Test
-    void aCleanShutdownSnapshotLetsARestartDeduplicateTheLastBatchWithoutReplay() throws IOException {
+    void aCleanShutdownSnapshotLetsARestartDeduplicateTheLastBatch() throws IOException {
         open(LogConfig.defaults());
         append(batch(PRODUCER, (short) 0, 0, 2));
         append(batch(PRODUCER, (short) 0, 2, 3));
         reopen(LogConfig.defaults());
-        assertThat(ProducerSnapshotFile.list(dir)).containsOnlyKeys(5L);
+        // At the first offset of the oldest cached batch: the restart replays both batches.
+        assertThat(ProducerSnapshotFile.list(dir)).containsOnlyKeys(0L);
         PartitionProduceResponse retry = append(batch(PRODUCER, (short) 0, 2, 3));
         assertThat(retry.baseOffset()).isEqualTo(2);
         assertThat(log.logEndOffset()).isEqualTo(5);
         assertThat(append(batch(PRODUCER, (short) 0, 5, 1)).baseOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void afterACleanShutdownARetryOfAnyOfTheLastFiveBatchesIsADuplicateWithItsOriginalOffsets() throws IOException {
+        open(LogConfig.defaults());
+        long other = PRODUCER + 1;
+        long[] baseOffsets = new long[6];
+        for (int i = 0; i < 6; i++) {
+            baseOffsets[i] = append(batch(PRODUCER, (short) 0, 2 * i, 2)).baseOffset();
+            append(batch(other, (short) 3, i, 1));
+            append(batch(-1, (short) -1, -1, 1));
+        }
+        long endOffset = log.logEndOffset();
+        reopen(LogConfig.defaults());
+
+        // Batches 1-5 are the five cached; a retry of each gets its original offset and writes nothing.
+        for (int i = 1; i < 6; i++) {
+            PartitionProduceResponse retry = append(batch(PRODUCER, (short) 0, 2 * i, 2));
+            assertThat(retry.errorCode()).as("batch %d", i).isEqualTo(Errors.NONE.code());
+            assertThat(retry.baseOffset()).as("batch %d", i).isEqualTo(baseOffsets[i]);
+        }
+        assertThat(append(batch(other, (short) 3, 1, 1)).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(log.logEndOffset()).isEqualTo(endOffset);
+        // The sixth batch back is beyond the window, as before a restart.
+        assertThat(append(batch(PRODUCER, (short) 0, 0, 2)).errorCode())
+                .isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+        assertThat(append(batch(PRODUCER, (short) 0, 12, 1)).baseOffset()).isEqualTo(endOffset);
+        // The snapshot (Kafka's format) lies below the log end, at the oldest cached batch: both producers
+        // have all their cached batches after it, so it holds neither and the replay recreates them.
+        long snapshotOffset = ProducerSnapshotFile.list(dir).lastKey();
+        assertThat(snapshotOffset).isEqualTo(baseOffsets[1]);
+        assertThat(ProducerSnapshotFile.read(ProducerSnapshotFile.path(dir, snapshotOffset))).isEmpty();
+    }
+
+    @Test
+    void theShutdownSnapshotReplaysNoFurtherBackThanTheActiveSegment() throws IOException {
+        LogConfig smallSegments = LogConfig.defaults().with(Map.of("segment.bytes", "400"));
+        open(smallSegments);
+        long early = PRODUCER + 1;
+        for (int i = 0; i < 3; i++) {
+            append(batch(early, (short) 0, i, 1));
+        }
+        long[] baseOffsets = new long[8];
+        for (int i = 0; i < 8; i++) {
+            baseOffsets[i] = append(batch(PRODUCER, (short) 0, i, 1)).baseOffset();
+        }
+        long activeBase = log.segments().get(log.segments().size() - 1).baseOffset();
+        assertThat(activeBase).isGreaterThan(2);
+        reopen(smallSegments);
+
+        assertThat(ProducerSnapshotFile.list(dir).lastKey()).isGreaterThanOrEqualTo(activeBase);
+        // The early producer keeps its last batch (from the snapshot); the recent one its last five.
+        assertThat(append(batch(early, (short) 0, 2, 1)).baseOffset()).isEqualTo(2);
+        assertThat(append(batch(early, (short) 0, 1, 1)).errorCode()).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code());
+        for (int i = 3; i < 8; i++) {
+            if (baseOffsets[i] >= activeBase) {
+                assertThat(append(batch(PRODUCER, (short) 0, i, 1)).baseOffset()).as("batch %d", i)
+                        .isEqualTo(baseOffsets[i]);
+            }
+        }
     }
 
     @Test

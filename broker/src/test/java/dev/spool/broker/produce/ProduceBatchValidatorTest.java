@@ -158,7 +158,7 @@ class ProduceBatchValidatorTest {
     }
 
     @Test
-    void aRecordWhoseFieldsDoNotMatchItsLengthIsACorruptMessage() {
+    void aRecordWhoseFieldsDoNotMatchItsLengthIsAnInvalidRecordAsInKafka() {
         for (CompressionType compression : new CompressionType[] {CompressionType.NONE, CompressionType.GZIP}) {
             // One record: length, attributes, timestamp delta, offset delta, key -1, value 1 byte, headers.
             for (byte headers : new byte[] {(byte) 0x65 /* -51 */, 2 /* one header, missing */}) {
@@ -167,7 +167,7 @@ class ProduceBatchValidatorTest {
                 ByteBuffer batch = new RecordBatchBuilder(compression).append(NOW_MS, null, bytes("v")).build();
                 ByteBuffer damaged = withRecordsSection(batch, compression, record);
                 assertThat(validate(damaged)).as("%s, header count byte %d", compression.configName, headers)
-                        .isEqualTo(Errors.CORRUPT_MESSAGE);
+                        .isEqualTo(Errors.INVALID_RECORD);
             }
         }
     }

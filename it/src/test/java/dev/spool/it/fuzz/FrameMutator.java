@@ -12,7 +12,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * string lengths), overlong varints, invalid UTF-8, truncation and garbage, unknown API keys and
  * versions, frames whose size prefix lies, fully random frames, and record batches with a bad CRC, a
  * wrong magic, wrong counts or lengths, or garbage where the (compressed) records are, with the CRC
- * recomputed so that the broker has to look inside. Not thread-safe: one per fuzzing thread.
+ * recomputed so that the broker has to look inside; and decompression bombs ({@link #bomb}). Not thread-safe: one per fuzzing thread.
  */
 public final class FrameMutator {
 
@@ -26,13 +26,15 @@ public final class FrameMutator {
 
     /** The families of inputs, counted separately in the report. */
     public enum Kind {
-        MUTATED, UNKNOWN_API_KEY, UNKNOWN_VERSION, BATCH_BAD_CRC, BATCH_FIELDS, BATCH_GARBAGE_RECORDS, RANDOM_FRAME,
-        WRONG_SIZE, RANDOM_STREAM
+        MUTATED, UNKNOWN_API_KEY, UNKNOWN_VERSION, BATCH_BAD_CRC, BATCH_FIELDS, BATCH_GARBAGE_RECORDS, BATCH_BOMB,
+        RANDOM_FRAME, WRONG_SIZE, RANDOM_STREAM
     }
 
     private static final int BATCH_MAGIC = 16;
     private static final int BATCH_CRC = 17;
     private static final int BATCH_ATTRIBUTES = 21;
+    private static final int BATCH_LAST_OFFSET_DELTA = 23;
+    private static final int BATCH_RECORD_COUNT = 57;
     private static final int BATCH_RECORDS = 61;
     private static final int[] BATCH_FIELDS_AT = {8, 12, 16, 21, 23, 27, 35, 43, 51, 53, 57};
     private static final long[] INTERESTING = {-1, -2, 0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF,
@@ -141,6 +143,29 @@ public final class FrameMutator {
             fixCrc(body, start, length);
         }
         return new Input(kind, frame(body), seed.api());
+    }
+
+    /**
+     * A decompression bomb ({@link FuzzSeeds#bombs()}) as it is or with a record count that lies, higher or
+     * lower (last offset delta and CRC made to agree, so the broker has to inflate to find out). Depends
+     * only on {@code variant}, not on this mutator's random sequence, so adding bombs to a run leaves the
+     * other inputs of a seed as they were.
+     */
+    public static Input bomb(FuzzSeeds.Seed seed, int variant) {
+        byte[] body = seed.body().clone();
+        int start = seed.batchOffset();
+        ByteBuffer batch = ByteBuffer.wrap(body, start, seed.batchLength()).slice();
+        int count = batch.getInt(BATCH_RECORD_COUNT);
+        boolean snappy = (batch.getShort(BATCH_ATTRIBUTES) & 0x07) == 2;
+        int lie = switch (variant % 3) {
+            case 0 -> snappy ? count + 1 : count; // an honest snappy bomb is small enough to be accepted
+            case 1 -> count + 1;
+            default -> 1;
+        };
+        batch.putInt(BATCH_RECORD_COUNT, lie);
+        batch.putInt(BATCH_LAST_OFFSET_DELTA, lie - 1);
+        fixCrc(body, start, seed.batchLength());
+        return new Input(Kind.BATCH_BOMB, frame(body), seed.api());
     }
 
     private static void fixCrc(byte[] body, int start, int length) {

@@ -184,6 +184,10 @@ public final class FuzzClient implements AutoCloseable {
                     if (error == 0 && input.kind() == FrameMutator.Kind.BATCH_BAD_CRC) {
                         throw new Violation("a batch with a bad CRC was accepted: " + body);
                     }
+                    if (error != 10 && error != 87 && input.kind() == FrameMutator.Kind.BATCH_BOMB) {
+                        throw new Violation("a decompression bomb got error " + error
+                                + ", not MESSAGE_TOO_LARGE or INVALID_RECORD: " + body);
+                    }
                 }
             }
         }

@@ -21,6 +21,7 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.RequestHeaderData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.RequestUtils;
@@ -47,6 +48,7 @@ public final class FuzzSeeds {
             ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.OFFSET_DELETE);
 
     private final List<Seed> seeds = new ArrayList<>();
+    private final List<Seed> bombs = new ArrayList<>();
 
     /** @param advertised api key -> [min, max] version as the broker's ApiVersions answer says */
     public FuzzSeeds(Map<ApiKeys, short[]> advertised, String topic, Uuid topicId) {
@@ -76,25 +78,50 @@ public final class FuzzSeeds {
         if (seeds.isEmpty()) {
             throw new IllegalStateException("no seed requests: the broker advertised no API");
         }
+        short[] produce = advertised.get(ApiKeys.PRODUCE);
+        if (produce != null && produce[1] >= 7) {
+            for (Compression compression : List.of(Compression.gzip().build(), Compression.lz4().build(),
+                    Compression.zstd().build(), Compression.snappy().build())) {
+                byte[] batch = bomb(compression);
+                bombs.add(seed(ApiKeys.PRODUCE, produce[1], produce(produce[1], topic, topicId, batch), batch));
+            }
+        }
     }
 
     public List<Seed> all() {
         return seeds;
     }
 
+    /**
+     * Produce requests (latest version) whose one batch inflates far beyond its size: 80 records of 1 MiB
+     * of zeros for gzip, lz4 and zstd (80 to 330 KB compressed, past the broker's 64 MiB inflation limit);
+     * 4 for snappy, which cannot inflate more than about 21:1 (so its bombs must lie about their count to be
+     * refused). Kept apart from {@link #all()}: they are sent as they are, not mutated at random.
+     */
+    public List<Seed> bombs() {
+        return bombs;
+    }
+
     private void add(ApiKeys api, short version, ApiMessage data, byte[] batch) {
+        Seed seed = seed(api, version, data, batch);
+        if (seed != null) {
+            seeds.add(seed);
+        }
+    }
+
+    private static Seed seed(ApiKeys api, short version, ApiMessage data, byte[] batch) {
         ByteBuffer serialized;
         try {
             RequestHeaderData header = new RequestHeaderData().setRequestApiKey(api.id).setRequestApiVersion(version)
                     .setCorrelationId(1).setClientId("fuzz");
             serialized = RequestUtils.serialize(header, api.requestHeaderVersion(version), data, version);
         } catch (RuntimeException e) {
-            return; // a field this version cannot carry: no seed at this version
+            return null; // a field this version cannot carry: no seed at this version
         }
         byte[] body = new byte[serialized.remaining()];
         serialized.get(body);
         int batchOffset = batch == null ? -1 : indexOf(body, batch);
-        seeds.add(new Seed(api, version, body, batchOffset, batch == null ? 0 : batch.length));
+        return new Seed(api, version, body, batchOffset, batch == null ? 0 : batch.length);
     }
 
     private static ApiMessage realistic(ApiKeys api, short version, String topic, Uuid topicId) {
@@ -149,6 +176,18 @@ public final class FuzzSeeds {
         for (int i = 0; i < records.length; i++) {
             records[i] = new SimpleRecord(System.currentTimeMillis(), ("k" + i).getBytes(StandardCharsets.UTF_8),
                     ("fuzz seed value " + i).repeat(4).getBytes(StandardCharsets.UTF_8));
+        }
+        ByteBuffer buffer = MemoryRecords.withRecords(compression, records).buffer();
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    private static byte[] bomb(Compression compression) {
+        byte[] zeros = new byte[1 << 20];
+        SimpleRecord[] records = new SimpleRecord[compression.type() == CompressionType.SNAPPY ? 4 : 80];
+        for (int i = 0; i < records.length; i++) {
+            records[i] = new SimpleRecord(System.currentTimeMillis(), null, zeros);
         }
         ByteBuffer buffer = MemoryRecords.withRecords(compression, records).buffer();
         byte[] bytes = new byte[buffer.remaining()];

@@ -4,10 +4,10 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 
 /** Not thread-safe: an InputStream over the remaining bytes of a ByteBuffer, advancing its position. */
-final class ByteBufferInputStream extends InputStream {
+public final class ByteBufferInputStream extends InputStream {
     private final ByteBuffer buffer;
 
-    ByteBufferInputStream(ByteBuffer buffer) {
+    public ByteBufferInputStream(ByteBuffer buffer) {
         this.buffer = buffer;
     }
 

@@ -1,5 +1,6 @@
 package dev.spool.log.record;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import net.jpountz.lz4.LZ4FrameInputStream;
@@ -68,7 +69,8 @@ public final class CompressionCodecs {
             case LZ4:
                 return new LZ4FrameInputStream(in);
             case ZSTD:
-                return new ZstdInputStreamNoFinalizer(in);
+                // The pool recycles the stream's ~128 KiB input buffer instead of allocating it per batch.
+                return new ZstdInputStreamNoFinalizer(in, RecyclingBufferPool.INSTANCE);
             default:
                 throw new IllegalArgumentException("No codec for " + type);
         }
