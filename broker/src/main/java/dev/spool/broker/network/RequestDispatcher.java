@@ -129,7 +129,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (cause instanceof ConnectionCloseRequest) {
-                LOG.debug("Closing connection: {}", cause.getMessage()); // the protocol's answer, not a fault
+                LOG.info("Closing connection: {}", cause.getMessage()); // the protocol's answer (Kafka: INFO), no fault
             } else {
                 LOG.error("Closing connection: handler of {} failed", context, failure);
             }
