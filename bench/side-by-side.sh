@@ -180,11 +180,13 @@ create_topic() { # create_topic NAME TOPIC
     || die "$1: create topic $2 (see $OUT/$1/topics.log)"
 }
 
-producer() { # producer NAME KEY TOPIC RECORDS SIZE RATE ACKS
+producer() { # producer NAME KEY TOPIC RECORDS SIZE RATE ACKS [WARMUP_RECORDS]
   local name="$1" key="$2" log="$OUT/tools/$1-$2-producer.log"
   log "$name $key: ProducerPerformance $4 x $5 B, throughput $6, acks=$7"
+  # --warmup-records only adds a second summary, of the records after the warm-up (the main one is of all)
   measured "$name" "$key" tool org.apache.kafka.tools.ProducerPerformance \
     --bootstrap-server "127.0.0.1:$(port_of "$name")" --topic "$3" --num-records "$4" --record-size "$5" \
+    ${8:+--warmup-records "$8"} \
     --throughput "$6" --command-property "acks=$7" "client.id=bench-$key" >"$log" 2>&1 \
     || log "$name $key: producer exited with an error (see $log)"
   parse_producer "$key" "$log" >>"$OUT/$name.tsv" || log "$name $key: no summary line in $log"
@@ -255,7 +257,7 @@ for b in kafka spool; do create_topic "$b" bench; create_topic "$b" fanout; done
 # Each workload runs against one broker and then the other; who goes first alternates.
 producer kafka a bench "$NA" 100 -1 1;            producer spool a bench "$NA" 100 -1 1
 producer spool b bench "$NB" 1000 -1 all;         producer kafka b bench "$NB" 1000 -1 all
-producer kafka c bench "$NC" 100 "$RATE_C" all;   producer spool c bench "$NC" 100 "$RATE_C" all
+producer kafka c bench "$NC" 100 "$RATE_C" all $((NC / 10)); producer spool c bench "$NC" 100 "$RATE_C" all $((NC / 10))
 consume_all spool;                                consume_all kafka
 fan_out kafka;                                    fan_out spool
 sleep 2

@@ -1,13 +1,19 @@
 # Functions of the side-by-side benchmark (sourced by bench/side-by-side.sh and selftest.sh).
 # Results are "key<TAB>value" lines, one file per broker; print_table joins two such files.
 
-# parse_producer PREFIX LOG: the summary line ProducerPerformance prints last, e.g.
+# parse_producer PREFIX LOG: the summary line ProducerPerformance prints for the whole run, e.g.
 #   200000 records sent, 19998.0 records/sec (1.91 MB/sec), 3.10 ms avg latency, 250.00 ms max
 #   latency, 2 ms 50th, 5 ms 95th, 31 ms 99th, 120 ms 99.9th.
+# With --warmup-records it also prints "N steady state records sent, ..." for the records after the
+# warm-up: those figures come out as PREFIX_steady_*.
 parse_producer() {
-  awk -v p="$1" '/records sent,/ && /99\.9th/ {line=$0}
+  awk -v p="$1" '/records sent,/ && /99\.9th/ { if (/steady state/) steady = $0; else line = $0 }
     END {
       if (line == "") exit 1
+      figures(p, line)
+      if (steady != "") figures(p "_steady", steady)
+    }
+    function figures(p, line,    n, part, i, w, mb) {
       n = split(line, part, ", ")
       for (i = 1; i <= n; i++) {
         split(part[i], w, " ")
@@ -76,6 +82,8 @@ print_table() {
       row("c_p50_ms", "c) latency p50", "ms", "lo", "")
       row("c_p99_ms", "c) latency p99", "ms", "lo", 0.5)
       row("c_p999_ms", "c) latency p99.9", "ms", "lo", "")
+      row("c_steady_p99_ms", "c) p99 after the first 10% (warm-up)", "ms", "lo", "")
+      row("c_steady_p999_ms", "c) p99.9 after the first 10% (warm-up)", "ms", "lo", "")
       row("c_cpu_s", "c) broker CPU", "s", "lo", 0.5)
       row("d_rps", "d) consumer, everything back", "rec/s", "hi", 1.3)
       row("d_mbs", "d) consumer, everything back", "MB/s", "hi", 1.3)

@@ -20,6 +20,14 @@ expect "$TMP/p.tsv" c_p50_ms 202
 expect "$TMP/p.tsv" c_p99_ms 376
 expect "$TMP/p.tsv" c_p999_ms 376
 
+parse_producer c "$HERE/testdata/producer-warmup.log" >"$TMP/w.tsv" || fail "producer lines with warm-up not found"
+expect "$TMP/w.tsv" c_records 30000
+expect "$TMP/w.tsv" c_p99_ms 54
+expect "$TMP/w.tsv" c_steady_records 20000
+expect "$TMP/w.tsv" c_steady_p99_ms 11
+expect "$TMP/w.tsv" c_steady_p999_ms 16
+[ -z "$(kv "$TMP/p.tsv" c_steady_p99_ms)" ] || fail "steady-state figures from a run without warm-up"
+
 parse_consumer d "$HERE/testdata/consumer.log" >"$TMP/c.tsv" || fail "consumer figures not found"
 expect "$TMP/c.tsv" d_records 270000
 expect "$TMP/c.tsv" d_mb 68.6646
