@@ -100,7 +100,8 @@ cleanup() { stop_broker "$KAFKA_PID"; stop_broker "$SPOOL_PID"; }
 trap cleanup EXIT
 
 # launch NAME BOOTSTRAP -- CMD...: start CMD (which must exec into the broker) while a warmed-up
-# probe waits for the first served request; sets LAUNCHED_PID and writes startup_s.
+# probe waits for the first served request; sets LAUNCHED_PID and writes startup_s (unless
+# RECORD_STARTUP=0: a restart).
 launch() {
   local name="$1" bootstrap="$2" fifo="$OUT/$1/probe.fifo" probe_pid t0 t1
   shift 3
@@ -117,7 +118,8 @@ launch() {
   wait "$probe_pid" || die "$name did not serve a request within 120 s (see $OUT/$name/)"
   t1="$(awk '/^SERVED/{print $2}' "$OUT/$name/probe.log")"
   rm -f "$fifo"
-  printf 'startup_s\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" >>"$OUT/$name.tsv"
+  [ "${RECORD_STARTUP:-1}" = 0 ] \
+    || printf 'startup_s\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" >>"$OUT/$name.tsv"
 }
 
 start_kafka() {
@@ -139,9 +141,11 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 PROPS
-  cid="$(tool kafka.tools.StorageTool random-uuid 2>/dev/null)" || die "kafka random-uuid"
-  tool kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/format.log" 2>&1 \
-    || die "kafka storage format (see $dir/format.log)"
+  if [ ! -f "$dir/data/meta.properties" ]; then
+    cid="$(tool kafka.tools.StorageTool random-uuid 2>/dev/null)" || die "kafka random-uuid"
+    tool kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/format.log" 2>&1 \
+      || die "kafka storage format (see $dir/format.log)"
+  fi
   launch kafka "127.0.0.1:$KAFKA_PORT" -- java $KAFKA_HEAP $KAFKA_JVM \
     -Dlog4j2.configurationFile="$HERE/compare/log4j2-kafka-server.xml" -Dkafka.logs.dir="$dir" \
     -cp "$LIBS/*" kafka.Kafka "$dir/server.properties"
@@ -246,9 +250,15 @@ log "starting Kafka 4.4.0 on 127.0.0.1:$KAFKA_PORT"
 start_kafka
 sleep "$IDLE_SETTLE_S"; rss_row kafka rss_idle_mb
 log "kafka: start-up $(kv "$KT" startup_s) s, idle RSS $(kv "$KT" rss_idle_mb) MB"
+# Start-up and idle memory are measured with the other broker stopped: neither starts beside the
+# other's first seconds (a JVM 10 s after its start still compiles and collects). Kafka comes back,
+# unmeasured, for the workloads.
+stop_broker "$KAFKA_PID"
 log "starting Spool on 127.0.0.1:$SPOOL_PORT"
 start_spool
 sleep "$IDLE_SETTLE_S"; rss_row spool rss_idle_mb
+log "restarting Kafka for the workloads"
+RECORD_STARTUP=0 start_kafka
 # bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
 if tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -q SharedArchiveFile; then SPOOL_CDS_STATE=warm; else SPOOL_CDS_STATE="cold (first start of this build)"; fi
 log "spool: start-up $(kv "$ST" startup_s) s, idle RSS $(kv "$ST" rss_idle_mb) MB"
