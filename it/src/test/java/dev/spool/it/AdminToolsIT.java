@@ -11,9 +11,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kafka 4.4's own admin tools against Spool, run as their main classes the way kafka-topics.sh,
@@ -27,24 +26,13 @@ class AdminToolsIT {
     private static final String GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell";
     private static final String LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand";
 
-    private static SpoolProcess spool;
-
-    @BeforeAll
-    static void start() throws Exception {
-        spool = SpoolProcess.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (spool != null) {
-            spool.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
 
     private static ExternalCommand.Result tool(String mainClass, String... args) throws Exception {
         String[] withBootstrap = new String[args.length + 2];
         withBootstrap[0] = "--bootstrap-server";
-        withBootstrap[1] = spool.bootstrap();
+        withBootstrap[1] = SPOOL.process().bootstrap();
         System.arraycopy(args, 0, withBootstrap, 2, args.length);
         ExternalCommand.Result result = KafkaTool.run(mainClass, withBootstrap);
         assertThat(result.exitCode()).as(result.output()).isZero();
@@ -145,7 +133,7 @@ class AdminToolsIT {
                     "log.retention.bytes");
         }
 
-        ExternalCommand.Result refused = KafkaTool.run(CONFIGS, "--bootstrap-server", spool.bootstrap(), "--alter",
+        ExternalCommand.Result refused = KafkaTool.run(CONFIGS, "--bootstrap-server", SPOOL.process().bootstrap(), "--alter",
                 "--entity-type", "brokers", "--entity-name", "1", "--add-config", "num.partitions=3");
         assertThat(refused.exitCode()).isNotZero();
         assertThat(refused.output()).contains("Cannot update these configs dynamically: [num.partitions]");
@@ -155,7 +143,7 @@ class AdminToolsIT {
     void kafkaDeleteRecordsMovesTheLowWatermark() throws Exception {
         tool(TOPICS, "--create", "--topic", "tool-trimmed");
         Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap());
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SPOOL.process().bootstrap());
         properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
@@ -186,6 +174,6 @@ class AdminToolsIT {
         assertThat(described).contains("{\"broker\":1,\"logDirs\":[{")
                 .contains("{\"partition\":\"tool-dirs-0\",\"size\":0,\"offsetLag\":0,\"isFuture\":false}")
                 .contains("{\"partition\":\"tool-dirs-1\",\"size\":0,\"offsetLag\":0,\"isFuture\":false}")
-                .contains("\"error\":null,\"logDir\":\"" + spool.dataDir().toAbsolutePath().normalize() + "\"");
+                .contains("\"error\":null,\"logDir\":\"" + SPOOL.process().dataDir().toAbsolutePath().normalize() + "\"");
     }
 }

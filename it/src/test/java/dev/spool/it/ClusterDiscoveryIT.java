@@ -9,28 +9,18 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.apache.kafka.common.Node;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The three clients of PROTOCOL.md connect to a broker started with bin/spool and see it. */
 class ClusterDiscoveryIT {
 
-    private static SpoolProcess spool;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        spool = SpoolProcess.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        spool.close();
-    }
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
 
     private static Admin admin() {
         return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap(),
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SPOOL.process().bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
     }
@@ -43,12 +33,12 @@ class ClusterDiscoveryIT {
             assertThat(nodes).singleElement().satisfies(node -> {
                 assertThat(node.id()).isEqualTo(1);
                 assertThat(node.host()).isEqualTo("127.0.0.1");
-                assertThat(node.port()).isEqualTo(spool.port());
+                assertThat(node.port()).isEqualTo(SPOOL.process().port());
             });
             assertThat(cluster.controller().get(20, TimeUnit.SECONDS).id()).isEqualTo(1);
             String clusterId = cluster.clusterId().get(20, TimeUnit.SECONDS);
             assertThat(clusterId).isNotBlank();
-            assertThat(spool.output()).anyMatch(line -> line.contains("cluster " + clusterId));
+            assertThat(SPOOL.process().output()).anyMatch(line -> line.contains("cluster " + clusterId));
         }
     }
 
@@ -62,23 +52,23 @@ class ClusterDiscoveryIT {
     @Test
     void kcatListsTheBroker() throws Exception {
         ExternalCommand.Result result = ExternalCommand.run(SpoolProcess.repositoryRoot(), 60,
-                "kcat", "-L", "-b", spool.bootstrap(), "-m", "20");
+                "kcat", "-L", "-b", SPOOL.process().bootstrap(), "-m", "20");
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.output())
                 .contains("1 brokers:")
-                .contains("broker 1 at 127.0.0.1:" + spool.port())
+                .contains("broker 1 at 127.0.0.1:" + SPOOL.process().port())
                 .contains("0 topics:");
     }
 
     @Test
     void kafkajsAdminConnectsAndListsTopics() throws Exception {
         ExternalCommand.Result result = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 60,
-                "node", "list-topics.js", spool.bootstrap());
+                "node", "list-topics.js", SPOOL.process().bootstrap());
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.output())
                 .contains("\"topics\":[]")
                 .contains("\"nodeId\":1")
-                .contains("\"port\":" + spool.port())
+                .contains("\"port\":" + SPOOL.process().port())
                 .contains("\"controller\":1");
     }
 }

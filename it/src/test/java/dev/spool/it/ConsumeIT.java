@@ -31,9 +31,8 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fetch, ListOffsets and OffsetForLeaderEpoch with the real Java consumer (assign and seek, no group)
@@ -43,28 +42,19 @@ class ConsumeIT {
 
     private static final long TIMEOUT_SECONDS = 30;
 
-    private static SpoolProcess spool;
-
-    @BeforeAll
-    static void start() throws Exception {
-        spool = SpoolProcess.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        spool.close();
-    }
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
 
     static KafkaProducer<byte[], byte[]> producer() {
         return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SPOOL.process().bootstrap(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.LINGER_MS_CONFIG, 5));
     }
 
     static KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> overrides) {
-        return consumer(spool.bootstrap(), overrides);
+        return consumer(SPOOL.process().bootstrap(), overrides);
     }
 
     static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, Map<String, Object> overrides) {
@@ -108,7 +98,7 @@ class ConsumeIT {
 
     @Test
     void keysValuesTimestampsAndHeadersComeBackByteExact() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "exact", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "exact", 1, Map.of());
         byte[] binary = new byte[256];
         for (int i = 0; i < binary.length; i++) {
             binary[i] = (byte) i;
@@ -155,7 +145,7 @@ class ConsumeIT {
     @Test
     void keyedRecordsLandInTheirHashPartitionInOrderAndUnkeyedOnesSpread() throws Exception {
         int partitions = 3;
-        ProduceIT.createTopic(spool.bootstrap(), "keyed", partitions, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "keyed", partitions, Map.of());
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             for (int i = 0; i < 300; i++) {
                 producer.send(new ProducerRecord<>("keyed", bytes("key-" + (i % 10)), bytes("keyed-" + i)));
@@ -164,7 +154,7 @@ class ConsumeIT {
         }
         // Without a key the producer sticks to a partition for batch.size bytes (KIP-794), then moves on.
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SPOOL.process().bootstrap(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.BATCH_SIZE_CONFIG, 1024))) {
@@ -205,7 +195,7 @@ class ConsumeIT {
 
     @Test
     void threeReadersAtThreePositionsAndARewind() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "readers", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "readers", 1, Map.of());
         produce("readers", 0, 300, 1_000);
         TopicPartition tp = new TopicPartition("readers", 0);
         try (KafkaConsumer<byte[], byte[]> a = consumer(Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 7));
@@ -239,7 +229,7 @@ class ConsumeIT {
 
     @Test
     void offsetsForTimesFindsTheFirstRecordAtOrAfterATime() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "times", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "times", 1, Map.of());
         produce("times", 0, 10, 10_000);
         produce("times", 0, 10, 20_000);
         TopicPartition tp = new TopicPartition("times", 0);
@@ -258,7 +248,7 @@ class ConsumeIT {
 
     @Test
     void aLongPollReturnsAsSoonAsARecordIsProduced() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "long-poll", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "long-poll", 1, Map.of());
         TopicPartition tp = new TopicPartition("long-poll", 0);
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
                 20_000));
@@ -279,7 +269,7 @@ class ConsumeIT {
 
     @Test
     void aFetchWithNothingToReadWaitsForMaxWait() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "idle", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "idle", 1, Map.of());
         TopicPartition tp = new TopicPartition("idle", 0);
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
                 800))) {
@@ -299,10 +289,10 @@ class ConsumeIT {
 
     @Test
     void anOffsetOutOfRangeIsResetByAutoOffsetReset() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "range", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "range", 1, Map.of());
         produce("range", 0, 20, 1_000);
         TopicPartition tp = new TopicPartition("range", 0);
-        try (Admin admin = ProduceIT.admin(spool.bootstrap())) {
+        try (Admin admin = ProduceIT.admin(SPOOL.process().bootstrap())) {
             admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(10))).all()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
@@ -334,7 +324,7 @@ class ConsumeIT {
 
     @Test
     void aPositionWithALeaderEpochIsValidatedWithOffsetForLeaderEpoch() throws Exception {
-        ProduceIT.createTopic(spool.bootstrap(), "epochs", 1, Map.of());
+        ProduceIT.createTopic(SPOOL.process().bootstrap(), "epochs", 1, Map.of());
         produce("epochs", 0, 10, 1_000);
         TopicPartition tp = new TopicPartition("epochs", 0);
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

@@ -2,9 +2,8 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kafkajs 2.2.4's admin client (it/js/admin-configs.js): CreateTopics with a config, DescribeConfigs v2
@@ -13,24 +12,13 @@ import org.junit.jupiter.api.Test;
  */
 class KafkajsAdminIT {
 
-    private static SpoolProcess spool;
-
-    @BeforeAll
-    static void start() throws Exception {
-        spool = SpoolProcess.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (spool != null) {
-            spool.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
 
     @Test
     void kafkajsCreatesDescribesAltersAndTrimsATopic() throws Exception {
         ExternalCommand.Result result = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 90,
-                "node", "admin-configs.js", spool.bootstrap(), "js-admin");
+                "node", "admin-configs.js", SPOOL.process().bootstrap(), "js-admin");
         assertThat(result.exitCode()).as(result.output()).isZero();
         String json = result.output().lines().filter(line -> line.startsWith("{\"created\"")).findFirst().orElseThrow();
         String before = json.substring(json.indexOf("\"before\""), json.indexOf("\"after\""));
