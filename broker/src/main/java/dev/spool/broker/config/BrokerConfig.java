@@ -242,6 +242,10 @@ public final class BrokerConfig {
         if (listener == null || listener.isBlank()) {
             return null;
         }
+        if (listener.contains("://")) {
+            throw new ConfigException(METRICS_LISTENER.name() + " takes host:port (e.g. 127.0.0.1:9404), got '"
+                    + listener + "'");
+        }
         return Endpoint.parse("HTTP://" + listener.trim(), METRICS_LISTENER.name());
     }
 

@@ -54,7 +54,13 @@ public final class BrokerMetrics implements MetadataListener, AutoCloseable {
         // Only when served: registering the JVM metrics takes ~400 ms of class loading in a cold JVM,
         // which an embedded broker in a test should not pay for metrics nobody reads.
         JvmMetrics.builder().register(registry);
-        server = HTTPServer.builder().hostname(endpoint.host()).port(endpoint.port()).registry(registry).buildAndStart();
+        try {
+            server = HTTPServer.builder().hostname(endpoint.host()).port(endpoint.port()).registry(registry)
+                    .buildAndStart();
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("Cannot serve metrics on metrics.listener " + endpoint.host() + ":" + endpoint.port()
+                    + ": " + e, e);
+        }
         Endpoint bound = endpoint.withPort(server.getPort());
         LOG.info("Metrics endpoint listening on http://{}:{}/metrics", bound.host(), bound.port());
         return bound;

@@ -144,6 +144,8 @@ class BrokerConfigTest {
         assertThat(new BrokerConfig(Map.of("metrics.listener", "127.0.0.1:9404")).metricsListener())
                 .isEqualTo(new Endpoint("HTTP", "127.0.0.1", 9404));
         assertRefused(Map.of("metrics.listener", "127.0.0.1:x"), "metrics.listener");
+        assertRefused(Map.of("metrics.listener", "http://127.0.0.1:9404"), "metrics.listener", "host:port",
+                "'http://127.0.0.1:9404'");
     }
 
     @Test
