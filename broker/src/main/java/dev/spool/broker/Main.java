@@ -2,6 +2,7 @@ package dev.spool.broker;
 
 import dev.spool.broker.cli.QuickServerLaunch;
 import dev.spool.broker.cli.SpoolCommand;
+import dev.spool.broker.logging.ConsoleLoggerProvider;
 import java.util.OptionalInt;
 
 /**
@@ -16,6 +17,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // The server's logging backend, also when started without bin/spool (which names it too); before any
+        // logger exists. An explicit -Dslf4j.provider wins.
+        if (System.getProperty("slf4j.provider") == null) {
+            System.setProperty("slf4j.provider", ConsoleLoggerProvider.class.getName());
+        }
         OptionalInt serverExit = QuickServerLaunch.run(args);
         System.exit(serverExit.isPresent() ? serverExit.getAsInt() : SpoolCommand.commandLine().execute(args));
     }

@@ -61,12 +61,12 @@ public final class DeleteRecordsHandler implements ApiHandler {
     private DeleteRecordsPartitionResult deleteBefore(String topic, DeleteRecordsPartition requested) {
         DeleteRecordsPartitionResult result = new DeleteRecordsPartitionResult()
                 .setPartitionIndex(requested.partitionIndex()).setLowWatermark(-1L);
+        if (InternalTopics.isInternal(topic)) {
+            return result.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code()); // as Kafka: the broker's own records
+        }
         Partition partition = partitions.get(topic, requested.partitionIndex());
         if (partition == null) {
             return result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-        }
-        if (InternalTopics.isInternal(topic)) {
-            return result.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code()); // as Kafka: the broker's own records
         }
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());

@@ -1,6 +1,7 @@
 package dev.spool.broker.api;
 
 import dev.spool.broker.cluster.ClusterView;
+import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
@@ -74,7 +75,7 @@ public final class MetadataHandler implements ApiHandler {
             MetadataImage image = metadata.get();
             for (MetadataRequestTopic wanted : request.topics()) {
                 if (wanted.name() != null && image.topic(wanted.name()) == null
-                        && TopicNames.whyInvalid(wanted.name()) == null && !wanted.name().startsWith("__")) {
+                        && TopicNames.whyInvalid(wanted.name()) == null && !InternalTopics.isInternal(wanted.name())) {
                     toCreate.add(new CreatableTopic().setName(wanted.name()).setNumPartitions(-1)
                             .setReplicationFactor((short) -1));
                 }

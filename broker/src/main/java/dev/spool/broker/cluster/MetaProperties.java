@@ -2,11 +2,14 @@ package dev.spool.broker.cluster;
 
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 
 /**
@@ -58,7 +61,15 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
         String content = "version=1\ncluster.id=" + clusterId + "\nnode.id=" + nodeId + "\ndirectory.id=" + directoryId
                 + "\n";
         Path temp = file.resolveSibling(FILE_NAME + ".tmp");
-        Files.writeString(temp, content, StandardCharsets.UTF_8);
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            channel.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
+            channel.force(true);
+        }
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        // The rename is durable once the directory is: a power cut must not leave the broker without its ids.
+        try (FileChannel directory = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+            directory.force(true);
+        }
     }
 }

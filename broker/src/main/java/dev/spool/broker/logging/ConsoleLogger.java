@@ -13,9 +13,10 @@ final class ConsoleLogger extends LegacyAbstractLogger {
     private final int threshold;
     private final transient LogOutput output;
 
-    ConsoleLogger(String name, Level level, LogOutput output) {
+    /** {@code threshold}: the lowest {@link Level#toInt()} logged ({@link LogLevels#OFF}: none). */
+    ConsoleLogger(String name, int threshold, LogOutput output) {
         this.name = name;
-        this.threshold = level.toInt();
+        this.threshold = threshold;
         this.output = output;
     }
 

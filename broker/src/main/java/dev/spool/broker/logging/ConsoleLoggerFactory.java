@@ -19,6 +19,6 @@ final class ConsoleLoggerFactory implements ILoggerFactory {
 
     @Override
     public Logger getLogger(String name) {
-        return loggers.computeIfAbsent(name, key -> new ConsoleLogger(key, levels.levelOf(key), output));
+        return loggers.computeIfAbsent(name, key -> new ConsoleLogger(key, levels.thresholdOf(key), output));
     }
 }

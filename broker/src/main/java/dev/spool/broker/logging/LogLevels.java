@@ -9,22 +9,31 @@ import org.slf4j.event.Level;
 /**
  * Immutable: the level of each logger: {@code spool.log.level} for all (default INFO), and
  * {@code spool.log.level.PREFIX} for the loggers whose names start with that prefix at a dot (the longest such
- * prefix wins), e.g. {@code -Dspool.log.level.io.netty=WARN -Dspool.log.level.dev.spool.log=DEBUG}.
+ * prefix wins), e.g. {@code -Dspool.log.level.io.netty=WARN -Dspool.log.level.dev.spool.log=DEBUG}. A level is
+ * TRACE, DEBUG, INFO, WARN, ERROR or OFF, held as the lowest {@link Level#toInt()} that is logged.
  */
 final class LogLevels {
 
     static final String PROPERTY = "spool.log.level";
+    /** The threshold of OFF: above every level. */
+    static final int OFF = Integer.MAX_VALUE;
 
-    private final Level rootLevel;
-    private final Map<String, Level> byPrefix;
+    private final int rootThreshold;
+    private final Map<String, Integer> thresholdByPrefix;
 
-    LogLevels(Level rootLevel, Map<String, Level> byPrefix) {
-        this.rootLevel = rootLevel;
-        this.byPrefix = Map.copyOf(byPrefix);
+    LogLevels(int rootThreshold, Map<String, Integer> thresholdByPrefix) {
+        this.rootThreshold = rootThreshold;
+        this.thresholdByPrefix = Map.copyOf(thresholdByPrefix);
     }
 
+    /** The levels of the system properties; INFO for all, said on standard error, when one of them is no level. */
     static LogLevels fromSystemProperties() {
-        return from(System.getProperties());
+        try {
+            return from(System.getProperties());
+        } catch (IllegalArgumentException e) {
+            System.err.println("spool: " + e.getMessage() + "; logging at INFO");
+            return new LogLevels(Level.INFO.toInt(), Map.of());
+        }
     }
 
     /**
@@ -33,37 +42,42 @@ final class LogLevels {
      * @throws IllegalArgumentException naming the property whose value is not a level
      */
     static LogLevels from(Properties properties) {
-        Level root = Level.INFO;
-        Map<String, Level> byPrefix = new TreeMap<>();
+        int root = Level.INFO.toInt();
+        Map<String, Integer> byPrefix = new TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.equals(PROPERTY)) {
-                root = parse(key, properties.getProperty(key));
+                root = threshold(key, properties.getProperty(key));
             } else if (key.startsWith(PROPERTY + ".")) {
-                byPrefix.put(key.substring(PROPERTY.length() + 1), parse(key, properties.getProperty(key)));
+                byPrefix.put(key.substring(PROPERTY.length() + 1), threshold(key, properties.getProperty(key)));
             }
         }
         return new LogLevels(root, byPrefix);
     }
 
-    private static Level parse(String key, String value) {
+    private static int threshold(String key, String value) {
+        String name = value.trim().toUpperCase(Locale.ROOT);
+        if (name.equals("OFF")) {
+            return OFF;
+        }
         try {
-            return Level.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            return Level.valueOf(name).toInt();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + "=" + value + " is not one of TRACE, DEBUG, INFO, WARN, ERROR", e);
+            throw new IllegalArgumentException(key + "=" + value + " is not one of TRACE, DEBUG, INFO, WARN, ERROR, OFF",
+                    e);
         }
     }
 
-    /** The level of the logger of this name. */
-    Level levelOf(String loggerName) {
+    /** The lowest {@link Level#toInt()} the logger of this name logs ({@link #OFF}: none). */
+    int thresholdOf(String loggerName) {
         String name = loggerName;
         while (true) {
-            Level level = byPrefix.get(name);
-            if (level != null) {
-                return level;
+            Integer threshold = thresholdByPrefix.get(name);
+            if (threshold != null) {
+                return threshold;
             }
             int dot = name.lastIndexOf('.');
             if (dot < 0) {
-                return rootLevel;
+                return rootThreshold;
             }
             name = name.substring(0, dot);
         }

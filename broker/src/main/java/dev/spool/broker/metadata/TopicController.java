@@ -105,6 +105,12 @@ public final class TopicController {
             fail(result, Errors.INVALID_TOPIC_EXCEPTION, invalid);
             return false;
         }
+        if (TopicNames.collisionKey(name).equals(TopicNames.collisionKey(MetadataLog.TOPIC))) {
+            // Its partition directory would be the metadata log's own.
+            fail(result, Errors.INVALID_REQUEST, "'" + name + "' is the name of the broker's metadata log, not a "
+                    + "topic one may create");
+            return false;
+        }
         if (image.topic(name) != null || name.equals(takenCollisionKeys.get(TopicNames.collisionKey(name)))) {
             fail(result, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
             return false;

@@ -14,7 +14,7 @@ class ConsoleLoggerTest {
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final ConsoleLoggerFactory factory = new ConsoleLoggerFactory(
-            new LogLevels(Level.INFO, Map.of("io.netty", Level.WARN)),
+            new LogLevels(Level.INFO.toInt(), Map.of("io.netty", Level.WARN.toInt(), "noisy", LogLevels.OFF)),
             new LogOutput(new PrintStream(bytes, true, StandardCharsets.UTF_8)));
 
     @Test
@@ -39,11 +39,13 @@ class ConsoleLoggerTest {
         netty.info("chatty");
         broker.debug("details");
         netty.warn("worth saying");
+        factory.getLogger("noisy.Thing").error("never");
 
         assertThat(netty.isInfoEnabled()).isFalse();
         assertThat(broker.isDebugEnabled()).isFalse();
         assertThat(broker.isInfoEnabled()).isTrue();
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).doesNotContain("chatty", "details").contains("worth saying");
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).doesNotContain("chatty", "details", "never")
+                .contains("worth saying");
         assertThat(factory.getLogger("io.netty.channel.Channel")).isSameAs(netty);
     }
 }

@@ -11,7 +11,7 @@ class LogLevelsTest {
 
     @Test
     void infoUnlessSaidOtherwise() {
-        assertThat(LogLevels.from(new Properties()).levelOf("dev.spool.broker.Broker")).isEqualTo(Level.INFO);
+        assertThat(LogLevels.from(new Properties()).thresholdOf("dev.spool.broker.Broker")).isEqualTo(Level.INFO.toInt());
     }
 
     @Test
@@ -22,11 +22,19 @@ class LogLevelsTest {
         properties.setProperty("spool.log.level.dev.spool.log", " trace ");
         LogLevels levels = LogLevels.from(properties);
 
-        assertThat(levels.levelOf("dev.spool.log.LogManager")).isEqualTo(Level.TRACE);
-        assertThat(levels.levelOf("dev.spool.log")).isEqualTo(Level.TRACE);
-        assertThat(levels.levelOf("dev.spool.logging.X")).isEqualTo(Level.DEBUG);
-        assertThat(levels.levelOf("dev.spool.broker.Broker")).isEqualTo(Level.DEBUG);
-        assertThat(levels.levelOf("io.netty.channel.X")).isEqualTo(Level.WARN);
+        assertThat(levels.thresholdOf("dev.spool.log.LogManager")).isEqualTo(Level.TRACE.toInt());
+        assertThat(levels.thresholdOf("dev.spool.log")).isEqualTo(Level.TRACE.toInt());
+        assertThat(levels.thresholdOf("dev.spool.logging.X")).isEqualTo(Level.DEBUG.toInt());
+        assertThat(levels.thresholdOf("dev.spool.broker.Broker")).isEqualTo(Level.DEBUG.toInt());
+        assertThat(levels.thresholdOf("io.netty.channel.X")).isEqualTo(Level.WARN.toInt());
+    }
+
+    @Test
+    void offSilencesALogger() {
+        Properties properties = new Properties();
+        properties.setProperty("spool.log.level.io.netty", "off");
+
+        assertThat(LogLevels.from(properties).thresholdOf("io.netty.X")).isEqualTo(LogLevels.OFF);
     }
 
     @Test

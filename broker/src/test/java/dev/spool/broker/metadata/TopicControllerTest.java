@@ -103,6 +103,17 @@ class TopicControllerTest {
     }
 
     @Test
+    void theMetadataLogsNameIsNoTopicButOtherDoubleUnderscoreNamesAre() {
+        List<CreatableTopicResult> results = controller.createTopics(MetadataImage.EMPTY, List.of(
+                topic("__cluster_metadata", 1, 1), topic("__cluster.metadata", 1, 1), topic("__mine", 1, 1)),
+                false).result();
+
+        assertThat(results).extracting(CreatableTopicResult::errorCode).containsExactly(
+                Errors.INVALID_REQUEST.code(), Errors.INVALID_REQUEST.code(), Errors.NONE.code());
+        assertThat(results.get(0).errorMessage()).contains("metadata log");
+    }
+
+    @Test
     void duplicateNamesInOneRequestAreInvalid() {
         MetadataChange<List<CreatableTopicResult>> change = controller.createTopics(MetadataImage.EMPTY,
                 List.of(topic("twice", 1, 1), topic("twice", 1, 1), topic("once", 1, 1)), false);
