@@ -120,7 +120,8 @@ public final class Broker implements AutoCloseable {
         });
         resources.add(scheduler::shutdownNow);
         CompletableFuture<NetworkTransport> transport = NetworkTransport.startInBackground(config.numNetworkThreads());
-        AutoCloseable closeTransport = () -> transport.thenAccept(NetworkTransport::close);
+        // Waits for a transport still starting (~40 ms at most) so that a failed start leaves no event loop running.
+        AutoCloseable closeTransport = () -> transport.join().close();
         resources.add(closeTransport);
         try {
             // Every log, the metadata log included, is opened and recovered here; a topic's config is the
@@ -243,7 +244,7 @@ public final class Broker implements AutoCloseable {
             LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {}", config.nodeId(),
                     meta.clusterId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), bound, advertised);
             return new Broker(resources, List.copyOf(bound), view[0]);
-        } catch (IOException | RuntimeException | InterruptedException e) {
+        } catch (IOException | RuntimeException | InterruptedException | Error e) {
             closeAll(resources);
             throw e;
         }
