@@ -7,7 +7,8 @@
 # Env: SPOOL_BENCH_CACHE (default /tmp/spool-bench: Kafka jars, the probe, results),
 #      BENCH_OUT (results of this run; default CACHE/results/<utc time>),
 #      KAFKA_PORT (19192), KAFKA_CONTROLLER_PORT (19193), SPOOL_PORT (19292), PARTITIONS (6),
-#      IDLE_SETTLE_S (10; 3 in --short), RUN_TIMEOUT_S (600 per tool run).
+#      IDLE_SETTLE_S (10; 3 in --short), RUN_TIMEOUT_S (600 per tool run),
+#      LAUNCH_SETTLE_S (3: the pause before each broker's launch).
 # Both brokers listen on 127.0.0.1 only and keep their data under BENCH_OUT.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,6 +30,7 @@ SPOOL_PORT="${SPOOL_PORT:-19292}"
 PARTITIONS="${PARTITIONS:-6}"
 IDLE_SETTLE_S="${IDLE_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 10 || echo 3)}"
 RUN_TIMEOUT_S="${RUN_TIMEOUT_S:-600}"
+LAUNCH_SETTLE_S="${LAUNCH_SETTLE_S:-3}"
 HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
@@ -93,10 +95,12 @@ stop_broker() { # stop_broker PID: SIGTERM, then SIGKILL after 60 s
   local pid="$1"
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
   kill -TERM "$pid"
-  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }; sleep 0.1; done
   kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  return 0
 }
-cleanup() { stop_broker "$KAFKA_PID"; stop_broker "$SPOOL_PID"; }
+cleanup() { stop_broker "$KAFKA_PID"; stop_broker "$SPOOL_PID"; stop_broker "${LAUNCHED_PID:-}"; }
 trap cleanup EXIT
 
 # launch NAME BOOTSTRAP -- CMD...: start CMD (which must exec into the broker) while a warmed-up
@@ -111,6 +115,9 @@ launch() {
   exec {PROBE_FD}>"$fifo"
   for _ in $(seq 1 600); do grep -q '^WARM' "$OUT/$name/probe.log" && break; sleep 0.1; done
   grep -q '^WARM' "$OUT/$name/probe.log" || die "$name: the start-up probe did not warm up"
+  # Both brokers launch on a settled machine: not in the wake of the probe's JVM start, Kafka's storage
+  # format tool, or the other broker's shutdown.
+  sleep "$LAUNCH_SETTLE_S"
   t0="$(date +%s%3N)"
   "$@" >"$OUT/$name/broker.out" 2>&1 </dev/null &
   LAUNCHED_PID=$!
@@ -253,12 +260,14 @@ log "kafka: start-up $(kv "$KT" startup_s) s, idle RSS $(kv "$KT" rss_idle_mb) M
 # Start-up and idle memory are measured with the other broker stopped: neither starts beside the
 # other's first seconds (a JVM 10 s after its start still compiles and collects). Kafka comes back,
 # unmeasured, for the workloads.
-stop_broker "$KAFKA_PID"
+stop_broker "$KAFKA_PID"; KAFKA_PID=""
+mv "$OUT/kafka/broker.out" "$OUT/kafka/broker-measured-start.out"
 log "starting Spool on 127.0.0.1:$SPOOL_PORT"
 start_spool
 sleep "$IDLE_SETTLE_S"; rss_row spool rss_idle_mb
 log "restarting Kafka for the workloads"
 RECORD_STARTUP=0 start_kafka
+sleep "$IDLE_SETTLE_S" # as long as Spool idled: neither broker runs a workload in its first seconds
 # bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
 if tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -q SharedArchiveFile; then SPOOL_CDS_STATE=warm; else SPOOL_CDS_STATE="cold (first start of this build)"; fi
 log "spool: start-up $(kv "$ST" startup_s) s, idle RSS $(kv "$ST" rss_idle_mb) MB"
