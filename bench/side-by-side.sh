@@ -8,7 +8,8 @@
 #      BENCH_OUT (results of this run; default CACHE/results/<utc time>),
 #      KAFKA_PORT (19192), KAFKA_CONTROLLER_PORT (19193), SPOOL_PORT (19292), PARTITIONS (6),
 #      IDLE_SETTLE_S (10; 3 in --short), RUN_TIMEOUT_S (600 per tool run),
-#      LAUNCH_SETTLE_S (3: the pause before each broker's launch).
+#      LAUNCH_SETTLE_S (3: the pause before each broker's launch),
+#      WORKLOAD_SETTLE_S (5; 1 in --short: the pause before each workload run).
 # Both brokers listen on 127.0.0.1 only and keep their data under BENCH_OUT.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +32,7 @@ PARTITIONS="${PARTITIONS:-6}"
 IDLE_SETTLE_S="${IDLE_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 10 || echo 3)}"
 RUN_TIMEOUT_S="${RUN_TIMEOUT_S:-600}"
 LAUNCH_SETTLE_S="${LAUNCH_SETTLE_S:-3}"
+WORKLOAD_SETTLE_S="${WORKLOAD_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 5 || echo 1)}"
 HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
@@ -175,6 +177,9 @@ port_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PORT"; else echo "$SPOOL_PORT
 measured() {
   local name="$1" key="$2" pid c0 c1 t0 t1 m0 m1 rc
   shift 2
+  # Each run starts on a settled machine: the broker that ran before goes on working for a while
+  # (collecting, compiling its run's code), and whichever broker ran second paid for it.
+  sleep "$WORKLOAD_SETTLE_S"
   pid="$(pid_of "$name")"
   c0="$(pid_cpu_ticks "$pid")"; m0="$(machine_busy_ticks)"; t0="$(date +%s%3N)"
   "$@"; rc=$?
