@@ -17,12 +17,23 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // The server's logging backend, also when started without bin/spool (which names it too); before any
-        // logger exists. An explicit -Dslf4j.provider wins.
-        if (System.getProperty("slf4j.provider") == null) {
-            System.setProperty("slf4j.provider", ConsoleLoggerProvider.class.getName());
-        }
+        processDefault("slf4j.provider", ConsoleLoggerProvider.class.getName());
+        // SLF4J says at INFO that it loads the provider named: noise on every start.
+        processDefault("slf4j.internal.verbosity", "WARN");
+        // Netty's JFR events would start JFR's event machinery at the first buffer allocation, ~0.1 s into the
+        // first request.
+        processDefault("io.netty.jfr.enabled", "false");
         OptionalInt serverExit = QuickServerLaunch.run(args);
         System.exit(serverExit.isPresent() ? serverExit.getAsInt() : SpoolCommand.commandLine().execute(args));
+    }
+
+    /**
+     * A system property of the spool process, set before any class that reads it loads, whether or not bin/spool
+     * started the JVM; a -D on the command line wins.
+     */
+    private static void processDefault(String name, String value) {
+        if (System.getProperty(name) == null) {
+            System.setProperty(name, value);
+        }
     }
 }

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 import org.slf4j.event.Level;
 
 /**
- * Immutable: the level of each logger: {@code spool.log.level} for all (default INFO), and
- * {@code spool.log.level.PREFIX} for the loggers whose names start with that prefix at a dot (the longest such
+ * Immutable: the level of each logger: {@code spool.log.level} for all (default INFO, and WARN for
+ * {@code io.netty}), and {@code spool.log.level.PREFIX} for the loggers whose names start with that prefix at a dot (the longest such
  * prefix wins), e.g. {@code -Dspool.log.level.io.netty=WARN -Dspool.log.level.dev.spool.log=DEBUG}. A level is
  * TRACE, DEBUG, INFO, WARN, ERROR or OFF, held as the lowest {@link Level#toInt()} that is logged.
  */
@@ -17,6 +17,8 @@ final class LogLevels {
     static final String PROPERTY = "spool.log.level";
     /** The threshold of OFF: above every level. */
     static final int OFF = Integer.MAX_VALUE;
+    /** Netty logs its internals at INFO and DEBUG; a property for the prefix overrides it. */
+    private static final Map<String, Integer> DEFAULT_THRESHOLD_BY_PREFIX = Map.of("io.netty", Level.WARN.toInt());
 
     private final int rootThreshold;
     private final Map<String, Integer> thresholdByPrefix;
@@ -32,7 +34,7 @@ final class LogLevels {
             return from(System.getProperties());
         } catch (IllegalArgumentException e) {
             System.err.println("spool: " + e.getMessage() + "; logging at INFO");
-            return new LogLevels(Level.INFO.toInt(), Map.of());
+            return new LogLevels(Level.INFO.toInt(), DEFAULT_THRESHOLD_BY_PREFIX);
         }
     }
 
@@ -43,7 +45,7 @@ final class LogLevels {
      */
     static LogLevels from(Properties properties) {
         int root = Level.INFO.toInt();
-        Map<String, Integer> byPrefix = new TreeMap<>();
+        Map<String, Integer> byPrefix = new TreeMap<>(DEFAULT_THRESHOLD_BY_PREFIX);
         for (String key : properties.stringPropertyNames()) {
             if (key.equals(PROPERTY)) {
                 root = threshold(key, properties.getProperty(key));

@@ -1,5 +1,6 @@
 package dev.spool.broker.metrics;
 
+import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.group.GroupCoordinator;
 import dev.spool.broker.metadata.MetadataImage;
@@ -58,8 +59,8 @@ public final class BrokerMetrics implements MetadataListener, AutoCloseable {
             server = HTTPServer.builder().hostname(endpoint.host()).port(endpoint.port()).registry(registry)
                     .buildAndStart();
         } catch (IOException | RuntimeException e) {
-            throw new IOException("Cannot serve metrics on metrics.listener " + endpoint.host() + ":" + endpoint.port()
-                    + ": " + e, e);
+            throw new IOException("Cannot serve metrics on " + BrokerConfig.METRICS_LISTENER.name() + " "
+                    + endpoint.host() + ":" + endpoint.port() + ": " + e, e);
         }
         Endpoint bound = endpoint.withPort(server.getPort());
         LOG.info("Metrics endpoint listening on http://{}:{}/metrics", bound.host(), bound.port());

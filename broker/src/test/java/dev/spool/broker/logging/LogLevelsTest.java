@@ -15,6 +15,14 @@ class LogLevelsTest {
     }
 
     @Test
+    void nettyIsAtWarnUnlessSaidOtherwise() {
+        assertThat(LogLevels.from(new Properties()).thresholdOf("io.netty.channel.X")).isEqualTo(Level.WARN.toInt());
+        Properties properties = new Properties();
+        properties.setProperty("spool.log.level.io.netty", "DEBUG");
+        assertThat(LogLevels.from(properties).thresholdOf("io.netty.channel.X")).isEqualTo(Level.DEBUG.toInt());
+    }
+
+    @Test
     void theLongestPrefixAtADotWins() {
         Properties properties = new Properties();
         properties.setProperty("spool.log.level", "warn");

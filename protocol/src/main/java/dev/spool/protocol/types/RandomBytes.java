@@ -21,14 +21,12 @@ final class RandomBytes {
 
     static byte[] read(int count) {
         byte[] bytes = new byte[count];
-        if (Files.isReadable(URANDOM)) {
-            try (InputStream in = Files.newInputStream(URANDOM)) {
-                if (in.readNBytes(bytes, 0, count) == count) {
-                    return bytes;
-                }
-            } catch (IOException unreadable) {
-                // falls through to SecureRandom, which has its own sources
+        try (InputStream in = Files.newInputStream(URANDOM)) {
+            if (in.readNBytes(bytes, 0, count) == count) {
+                return bytes;
             }
+        } catch (IOException absentOrUnreadable) {
+            // falls through to SecureRandom, which has its own sources
         }
         new SecureRandom().nextBytes(bytes);
         return bytes;
