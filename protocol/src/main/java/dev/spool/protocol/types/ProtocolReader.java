@@ -31,8 +31,13 @@ public final class ProtocolReader {
     }
 
     private void require(int bytes, String what) {
+        require(bytes, what, "");
+    }
+
+    /** As {@link #require(int, String)} for "{@code kind} {@code name}": the name joins only in the error. */
+    private void require(int bytes, String kind, Object name) {
         if (bytes > buffer.remaining()) {
-            throw new MessageParseException("truncated message: " + what + " needs " + bytes
+            throw new MessageParseException("truncated message: " + kind + name + " needs " + bytes
                     + " bytes at position " + buffer.position() + ", " + buffer.remaining() + " remain");
         }
     }
@@ -133,7 +138,7 @@ public final class ProtocolReader {
             throw new MessageParseException("string field " + field + " of " + length + " bytes is longer than "
                     + MAX_STRING_LENGTH);
         }
-        require(length, "string field " + field);
+        require(length, "string field ", field);
         String value;
         if (buffer.hasArray()) {
             value = new String(buffer.array(), buffer.arrayOffset() + buffer.position(), length, StandardCharsets.UTF_8);
@@ -152,7 +157,7 @@ public final class ProtocolReader {
         if (length < 0) {
             return null;
         }
-        require(length, "bytes field " + field);
+        require(length, "bytes field ", field);
         byte[] bytes = new byte[length];
         buffer.get(bytes);
         return bytes;
@@ -165,7 +170,7 @@ public final class ProtocolReader {
         if (length < 0) {
             return null;
         }
-        require(length, "records field " + field);
+        require(length, "records field ", field);
         ByteBuffer slice = buffer.slice();
         slice.limit(length);
         buffer.position(buffer.position() + length);
@@ -210,7 +215,7 @@ public final class ProtocolReader {
     }
 
     public List<RawTaggedField> readUnknownTaggedField(List<RawTaggedField> fields, int tag, int size) {
-        require(size, "tagged field " + tag);
+        require(size, "tagged field ", tag);
         byte[] data = new byte[size];
         buffer.get(data);
         List<RawTaggedField> result = fields == null ? new ArrayList<>(2) : fields;
