@@ -9,7 +9,9 @@
 #      KAFKA_PORT (19192), KAFKA_CONTROLLER_PORT (19193), SPOOL_PORT (19292), PARTITIONS (6),
 #      IDLE_SETTLE_S (10; 3 in --short), RUN_TIMEOUT_S (600 per tool run),
 #      LAUNCH_SETTLE_S (3: the pause before each broker's launch),
-#      WORKLOAD_SETTLE_S (5; 1 in --short: the pause before each workload run).
+#      WORKLOAD_SETTLE_S (5; 1 in --short: the pause before each workload run),
+#      TRIALS (3; 1 in --short: how often start-up and workloads c, c0 and d are measured, the
+#      order alternating; the table shows each figure's median, the trials are listed under it).
 # Both brokers listen on 127.0.0.1 only and keep their data under BENCH_OUT.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,6 +35,7 @@ IDLE_SETTLE_S="${IDLE_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 10 || echo 3)}"
 RUN_TIMEOUT_S="${RUN_TIMEOUT_S:-600}"
 LAUNCH_SETTLE_S="${LAUNCH_SETTLE_S:-3}"
 WORKLOAD_SETTLE_S="${WORKLOAD_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 5 || echo 1)}"
+TRIALS="${TRIALS:-$([ "$SCALE" = 1 ] && echo 3 || echo 1)}"
 HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
@@ -44,6 +47,8 @@ KAFKA_HEAP="-Xmx1G -Xms1G"
 
 mkdir -p "$OUT/kafka" "$OUT/spool" "$OUT/tools"
 KT="$OUT/kafka.tsv"; ST="$OUT/spool.tsv"; : >"$KT"; : >"$ST"
+# tsv NAME: the results file figures go to: NAME's own, or during a trial (TRIAL set) the trial's.
+tsv() { echo "$OUT/$1${TRIAL:+.trial-$TRIAL}.tsv"; }
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$OUT/run.log" >&2; }
 die() { log "FAILED: $*"; exit 1; }
 
@@ -128,7 +133,7 @@ launch() {
   t1="$(awk '/^SERVED/{print $2}' "$OUT/$name/probe.log")"
   rm -f "$fifo"
   [ "${RECORD_STARTUP:-1}" = 0 ] \
-    || printf 'startup_s\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" >>"$OUT/$name.tsv"
+    || printf 'startup_s\t%s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" >>"$(tsv "$name")"
 }
 
 start_kafka() {
@@ -186,7 +191,7 @@ measured() {
   c1="$(pid_cpu_ticks "$pid")"; m1="$(machine_busy_ticks)"; t1="$(date +%s%3N)"
   awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
     printf "%s_cpu_s\t%.2f\n%s_machine_cpu_s\t%.2f\n%s_wall_s\t%.2f\n", k, (c1 - c0) / hz, k, (m1 - m0) / hz, k, (t1 - t0) / 1000 }' \
-    >>"$OUT/$name.tsv"
+    >>"$(tsv "$name")"
   return "$rc"
 }
 
@@ -196,31 +201,34 @@ create_topic() { # create_topic NAME TOPIC
     || die "$1: create topic $2 (see $OUT/$1/topics.log)"
 }
 
-producer() { # producer NAME KEY TOPIC RECORDS SIZE RATE ACKS [WARMUP_RECORDS]
-  local name="$1" key="$2" log="$OUT/tools/$1-$2-producer.log"
-  log "$name $key: ProducerPerformance $4 x $5 B, throughput $6, acks=$7"
-  # --warmup-records only adds a second summary, of the records after the warm-up (the main one is of all)
+producer() { # producer NAME KEY TOPIC RECORDS SIZE RATE ACKS [WARMUP_RECORDS [PROPERTY=VALUE...]]
+  local name="$1" key="$2" log="$OUT/tools/$1-$2-producer${TRIAL:+-$TRIAL}.log"
+  log "$name $key: ProducerPerformance $4 x $5 B, throughput $6, acks=$7 ${*:9}"
+  # --warmup-records only adds a second summary, of the records after the warm-up (the main one is of all);
+  # the latency runs (those with a warm-up) also print the client's metrics at the end, where a record's time went
   measured "$name" "$key" tool org.apache.kafka.tools.ProducerPerformance \
     --bootstrap-server "127.0.0.1:$(port_of "$name")" --topic "$3" --num-records "$4" --record-size "$5" \
-    ${8:+--warmup-records "$8"} \
-    --throughput "$6" --command-property "acks=$7" "client.id=bench-$key" >"$log" 2>&1 \
+    ${8:+--warmup-records "$8" --print-metrics} \
+    --throughput "$6" --command-property "acks=$7" "client.id=bench-$key" "${@:9}" >"$log" 2>&1 \
     || log "$name $key: producer exited with an error (see $log)"
-  parse_producer "$key" "$log" >>"$OUT/$name.tsv" || log "$name $key: no summary line in $log"
+  parse_producer "$key" "$log" >>"$(tsv "$name")" || log "$name $key: no summary line in $log"
+  parse_client_metrics "$key" "$log" >>"$(tsv "$name")"
   grep '99.9th' "$log" | tail -1 >&2
 }
 
-consumer_cmd() { # consumer_cmd NAME TOPIC RECORDS GROUP LOG
+consumer_cmd() { # consumer_cmd NAME TOPIC RECORDS GROUP LOG [TOOL ARGS...]
   tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "127.0.0.1:$(port_of "$1")" \
-    --topic "$2" --num-records "$3" --group "$4" --timeout 30000 --command-property "client.id=$4" >"$5" 2>&1
+    --topic "$2" --num-records "$3" --group "$4" --timeout 30000 --command-property "client.id=$4" "${@:6}" >"$5" 2>&1
 }
 
 consume_all() { # consume_all NAME
-  local name="$1" log="$OUT/tools/$1-d-consumer.log" total=$((NA + NB + NC))
+  local name="$1" log="$OUT/tools/$1-d-consumer${TRIAL:+-$TRIAL}.log" total=$((NA + NB + NC))
   log "$name d: ConsumerPerformance reads $total records"
-  measured "$name" d consumer_cmd "$name" bench "$total" bench-d "$log" \
+  measured "$name" d consumer_cmd "$name" bench "$total" "bench-d${TRIAL:+-$TRIAL}" "$log" --print-metrics \
     || log "$name d: consumer exited with an error (see $log)"
-  parse_consumer d "$log" >>"$OUT/$name.tsv" || log "$name d: no figures in $log"
-  tail -1 "$log" >&2
+  parse_consumer d "$log" >>"$(tsv "$name")" || log "$name d: no figures in $log"
+  parse_client_metrics d "$log" >>"$(tsv "$name")"
+  grep -E "^[0-9]{4}-[0-9]{2}-[0-9]{2} " "$log" | tail -1 >&2
 }
 
 fan_out_once() { # fan_out_once NAME: GROUPS_E consumer groups and one producer at once
@@ -253,36 +261,60 @@ fan_out() { # fan_out NAME
 }
 
 rss_row() { # rss_row NAME KEY
-  printf '%s\t%s\n' "$2" "$(awk -v k="$(rss_kb "$(pid_of "$1")")" 'BEGIN{printf "%.1f", k / 1024}')" >>"$OUT/$1.tsv"
+  printf '%s\t%s\n' "$2" "$(awk -v k="$(rss_kb "$(pid_of "$1")")" 'BEGIN{printf "%.1f", k / 1024}')" >>"$(tsv "$1")"
+}
+
+# start_measured NAME: a start whose start-up time and idle RSS count; the broker is stopped again.
+# Each broker starts with the other one stopped: neither starts beside the other's first seconds (a
+# JVM 10 s after its start still compiles and collects).
+start_measured() {
+  log "$1: measured start (trial $TRIAL)"
+  if [ "$1" = kafka ]; then start_kafka; else start_spool; fi
+  # bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
+  [ "$1" = kafka ] || printf 'cds_warm\t%s\n' "$(tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile)" >>"$(tsv spool)"
+  sleep "$IDLE_SETTLE_S"; rss_row "$1" rss_idle_mb
+  log "$1: start-up $(kv "$(tsv "$1")" startup_s) s, idle RSS $(kv "$(tsv "$1")" rss_idle_mb) MB"
+  stop_broker "$(pid_of "$1")"
+  if [ "$1" = kafka ]; then KAFKA_PID=""; else SPOOL_PID=""; fi
+  mv "$OUT/$1/broker.out" "$OUT/$1/broker-measured-start-$TRIAL.out"
+}
+
+latency() { producer "$1" c bench "$NC" 100 "$RATE_C" all $((NC / 10)); }
+latency_without_linger() { producer "$1" c0 bench "$NC" 100 "$RATE_C" all $((NC / 10)) linger.ms=0; }
+
+# trials FUNCTION FIRST: FUNCTION BROKER for both brokers in each of TRIALS trials, FIRST going first
+# in odd trials and second in even ones; then each figure's median and its trials go to the broker's
+# results (fold_trials), the trials' own files to trials/.
+trials() {
+  local fn="$1" first="$2" second=kafka t b
+  [ "$first" = kafka ] && second=spool
+  for t in $(seq 1 "$TRIALS"); do
+    if [ $((t % 2)) = 1 ]; then TRIAL=$t "$fn" "$first"; TRIAL=$t "$fn" "$second"
+    else TRIAL=$t "$fn" "$second"; TRIAL=$t "$fn" "$first"; fi
+  done
+  mkdir -p "$OUT/trials"
+  for b in kafka spool; do
+    fold_trials "$OUT/$b".trial-*.tsv >>"$OUT/$b.tsv"
+    for t in $(seq 1 "$TRIALS"); do mv "$OUT/$b.trial-$t.tsv" "$OUT/trials/$b-$fn-$t.tsv"; done
+  done
 }
 
 # --- the run ---------------------------------------------------------------------------------
-log "results in $OUT (records: a $NA, b $NB, c $NC at $RATE_C/s, e $NE x $GROUPS_E groups)"
-log "starting Kafka 4.4.0 on 127.0.0.1:$KAFKA_PORT"
-start_kafka
-sleep "$IDLE_SETTLE_S"; rss_row kafka rss_idle_mb
-log "kafka: start-up $(kv "$KT" startup_s) s, idle RSS $(kv "$KT" rss_idle_mb) MB"
-# Start-up and idle memory are measured with the other broker stopped: neither starts beside the
-# other's first seconds (a JVM 10 s after its start still compiles and collects). Kafka comes back,
-# unmeasured, for the workloads.
-stop_broker "$KAFKA_PID"; KAFKA_PID=""
-mv "$OUT/kafka/broker.out" "$OUT/kafka/broker-measured-start.out"
-log "starting Spool on 127.0.0.1:$SPOOL_PORT"
-start_spool
-sleep "$IDLE_SETTLE_S"; rss_row spool rss_idle_mb
-log "restarting Kafka for the workloads"
+log "results in $OUT (records: a $NA, b $NB, c $NC at $RATE_C/s, e $NE x $GROUPS_E groups; $TRIALS trials)"
+trials start_measured kafka
+log "starting Spool and Kafka, unmeasured, for the workloads"
+RECORD_STARTUP=0 start_spool
+sleep "$IDLE_SETTLE_S"
 RECORD_STARTUP=0 start_kafka
 sleep "$IDLE_SETTLE_S" # as long as Spool idled: neither broker runs a workload in its first seconds
-# bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
-if tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -q SharedArchiveFile; then SPOOL_CDS_STATE=warm; else SPOOL_CDS_STATE="cold (first start of this build)"; fi
-log "spool: start-up $(kv "$ST" startup_s) s, idle RSS $(kv "$ST" rss_idle_mb) MB"
 for b in kafka spool; do create_topic "$b" bench; create_topic "$b" fanout; done
 
 # Each workload runs against one broker and then the other; who goes first alternates.
 producer kafka a bench "$NA" 100 -1 1;            producer spool a bench "$NA" 100 -1 1
 producer spool b bench "$NB" 1000 -1 all;         producer kafka b bench "$NB" 1000 -1 all
-producer kafka c bench "$NC" 100 "$RATE_C" all $((NC / 10)); producer spool c bench "$NC" 100 "$RATE_C" all $((NC / 10))
-consume_all spool;                                consume_all kafka
+trials latency kafka
+trials latency_without_linger spool
+trials consume_all spool
 fan_out kafka;                                    fan_out spool
 sleep 2
 for b in kafka spool; do
@@ -299,6 +331,9 @@ stop_broker "$SPOOL_PID"; stop_broker "$KAFKA_PID"
 {
   echo "Apache Kafka 4.4.0 vs Spool ($(git -C "$ROOT" log -1 --format=%h)), $(date -u +%F\ %H:%MZ), $(nproc) cores, scale 1/$SCALE"
   print_table "$KT" "$ST"
-  echo "(Spool's class-data archive: $SPOOL_CDS_STATE)"
+  echo "trials (the table shows their medians):"
+  print_trials "$KT" "$ST" startup_s rss_idle_mb c_p99_ms c_steady_p99_ms c0_p99_ms c0_steady_p99_ms d_rps
+  echo "(medians of $TRIALS trials: start-up, idle RSS, c, c0, d; each trial's figures in kafka.tsv and spool.tsv as KEY_trials)"
+  echo "(Spool's class-data archive mapped, per measured start: $(kv "$ST" cds_warm_trials) (1 = yes; a build's first start has none))"
   echo "(machine CPU during the run, all processes: $(awk -F'\t' '$1 ~ /_machine_cpu_s$/ {s += $2} END {printf "%.0f", s}' "$KT" "$ST") s; raw results in $OUT)"
 } | tee "$OUT/table.txt"

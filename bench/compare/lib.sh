@@ -46,6 +46,25 @@ parse_consumer() {
     }' "$2"
 }
 
+# parse_client_metrics PREFIX LOG: from the client metrics a tool prints with --print-metrics
+# ("group:name:{client-id=...}  : value"), the ones that show where a record's time went:
+#   PREFIX_queue_ms             producer: time a record waits in its batch (linger.ms), avg
+#   PREFIX_request_ms           producer: Produce round trip as the client sees it, avg
+#   PREFIX_metadata_wait_ms     producer: time send() waited for the first metadata, in all
+#   PREFIX_fetch_latency_ms     consumer: Fetch round trip, avg
+#   PREFIX_io_wait_ratio        consumer: share of its time the client waited for the network
+parse_client_metrics() {
+  awk -v p="$1" -F' +: +' '
+    function name(line) { sub(/:\{client-id=[^,}]*\}$/, "", line); return line }
+    $2 !~ /^[0-9.]+$/ || $1 !~ /:\{client-id=[^,}]*\}$/ { next }
+    { n = name($1) }
+    n == "producer-metrics:record-queue-time-avg" { printf "%s_queue_ms\t%s\n", p, $2 }
+    n == "producer-metrics:request-latency-avg" { printf "%s_request_ms\t%s\n", p, $2 }
+    n == "producer-metrics:metadata-wait-time-ns-total" { printf "%s_metadata_wait_ms\t%.1f\n", p, $2 / 1e6 }
+    n == "consumer-fetch-manager-metrics:fetch-latency-avg" { printf "%s_fetch_latency_ms\t%s\n", p, $2 }
+    n == "consumer-metrics:io-wait-ratio" { printf "%s_io_wait_ratio\t%s\n", p, $2 }' "$2"
+}
+
 # pid_cpu_ticks PID: user+system clock ticks of every thread of PID so far (0 if gone).
 pid_cpu_ticks() {
   if [ -r "/proc/$1/stat" ]; then sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; else echo 0; fi
@@ -59,6 +78,14 @@ rss_kb() { awk '/^VmRSS:/{print $2}' "/proc/$1/status" 2>/dev/null || echo NA; }
 
 # kv FILE KEY: the value of KEY in FILE (empty when absent).
 kv() { awk -F'\t' -v k="$2" '$1 == k {v = $2} END {print v}' "$1"; }
+
+# print_trials KAFKA_TSV SPOOL_TSV KEY...: each KEY's trials (KEY_trials) for both brokers, a line each.
+print_trials() {
+  local k="$1" s="$2" key; shift 2
+  for key in "$@"; do
+    printf '%-22s Kafka %-24s Spool %s\n' "$key" "$(kv "$k" "${key}_trials")" "$(kv "$s" "${key}_trials")"
+  done
+}
 
 # print_table KAFKA_TSV SPOOL_TSV: one row per figure, both brokers, ratio Spool/Kafka, target.
 # A row: key, label, unit, "hi" (higher is better) or "lo", target ratio ("" = none).
@@ -85,9 +112,19 @@ print_table() {
       row("c_steady_p99_ms", "c) p99 after the first 10% (warm-up)", "ms", "lo", "")
       row("c_steady_p999_ms", "c) p99.9 after the first 10% (warm-up)", "ms", "lo", "")
       row("c_cpu_s", "c) broker CPU", "s", "lo", 0.5)
+      row("c_queue_ms", "c) client: record waits in batch, avg", "ms", "lo", "")
+      row("c_request_ms", "c) client: Produce round trip, avg", "ms", "lo", "")
+      row("c_metadata_wait_ms", "c) client: first send waits for metadata", "ms", "lo", "")
+      row("c0_p50_ms", "c0) as c, linger.ms=0: latency p50", "ms", "lo", "")
+      row("c0_p99_ms", "c0) as c, linger.ms=0: latency p99", "ms", "lo", "")
+      row("c0_p999_ms", "c0) as c, linger.ms=0: latency p99.9", "ms", "lo", "")
+      row("c0_steady_p99_ms", "c0) p99 after the first 10% (warm-up)", "ms", "lo", "")
+      row("c0_request_ms", "c0) client: Produce round trip, avg", "ms", "lo", "")
       row("d_rps", "d) consumer, everything back", "rec/s", "hi", 1.3)
       row("d_mbs", "d) consumer, everything back", "MB/s", "hi", 1.3)
       row("d_fetch_mbs", "d) consumer, without group join", "MB/s", "hi", "")
+      row("d_fetch_latency_ms", "d) client: Fetch round trip, avg", "ms", "lo", "")
+      row("d_io_wait_ratio", "d) client: time waiting on network", "share", "lo", "")
       row("d_cpu_s", "d) broker CPU", "s", "lo", 0.5)
       row("e_producer_rps", "e) fan-out: producer", "rec/s", "hi", "")
       row("e_consumer_min_rps", "e) fan-out: slowest of 4 groups", "rec/s", "hi", "")
@@ -114,4 +151,22 @@ print_table() {
       if (v + 0 >= 10) return sprintf("%.1f", v)
       return sprintf("%.2f", v)
     }'
+}
+
+# fold_trials TRIAL_TSV...: for every key of the trials' files, "key<TAB>median" and
+# "key_trials<TAB>v1 v2 ..." (the trials' values in trial order). A median of an even count is the
+# mean of the middle two; a key missing from a trial is left out of that key's median.
+fold_trials() {
+  awk -F'\t' '
+    FNR == 1 { t++ }
+    $2 ~ /^[0-9.]+$/ { if (!($1 in n)) order[++keys] = $1; v[$1, ++n[$1]] = $2 + 0; shown[$1] = shown[$1] (n[$1] > 1 ? " " : "") $2 }
+    END {
+      for (k = 1; k <= keys; k++) {
+        key = order[k]; m = n[key]
+        for (i = 1; i <= m; i++) s[i] = v[key, i]
+        for (i = 2; i <= m; i++) for (j = i; j > 1 && s[j - 1] > s[j]; j--) { x = s[j]; s[j] = s[j - 1]; s[j - 1] = x }
+        med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+        printf "%s\t%.10g\n%s_trials\t%s\n", key, med, key, shown[key]
+      }
+    }' "$@"
 }

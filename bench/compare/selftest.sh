@@ -36,6 +36,20 @@ expect "$TMP/c.tsv" d_mbs 14.6719
 expect "$TMP/c.tsv" d_fetch_mbs 41.0428
 expect "$TMP/c.tsv" d_rebalance_ms 3007
 
+parse_client_metrics c "$HERE/testdata/producer-metrics.log" >"$TMP/pm.tsv"
+expect "$TMP/pm.tsv" c_queue_ms 5.041
+expect "$TMP/pm.tsv" c_request_ms 1.027
+expect "$TMP/pm.tsv" c_metadata_wait_ms 257.8
+[ "$(grep -c request_ms "$TMP/pm.tsv")" = 1 ] || fail "a per-node metric was read as the client's"
+parse_producer c "$HERE/testdata/producer-metrics.log" >"$TMP/pp.tsv" || fail "producer summary beside metrics not found"
+expect "$TMP/pp.tsv" c_p99_ms 10
+expect "$TMP/pp.tsv" c_steady_p99_ms 8
+parse_client_metrics d "$HERE/testdata/consumer-metrics.log" >"$TMP/cm.tsv"
+expect "$TMP/cm.tsv" d_fetch_latency_ms 7.397
+expect "$TMP/cm.tsv" d_io_wait_ratio 0.007
+parse_consumer d "$HERE/testdata/consumer-metrics.log" >"$TMP/cc.tsv" || fail "consumer figures beside metrics not found"
+expect "$TMP/cc.tsv" d_rps 1245556.7343
+
 echo "no summary here" >"$TMP/empty.log"
 if parse_producer x "$TMP/empty.log" >/dev/null; then fail "a log without a summary line parsed"; fi
 if parse_consumer x "$TMP/empty.log" >/dev/null; then fail "a log without figures parsed"; fi
@@ -47,4 +61,16 @@ grep -Eq '^c\) latency p99 +ms +100\.0 +40\.0 +0\.40  <= 0\.5 met$' "$TMP/table.
 grep -Eq '^d\) consumer, everything back +rec/s +1000 +1200 +1\.20  >= 1\.3 MISSED$' "$TMP/table.txt" \
   || fail "consumer row: $(grep 'rec/s' "$TMP/table.txt" | head -3)"
 grep -Eq '^start-up to first served request +s +5\.00 +NA +NA  <= 0\.1$' "$TMP/table.txt" || fail "missing figure row"
+printf 'c_p99_ms\t19\nstartup_s\t2.4\n' >"$TMP/t1.tsv"
+printf 'c_p99_ms\t17\nstartup_s\t2.2\nd_rps\t900\n' >"$TMP/t2.tsv"
+printf 'c_p99_ms\t48\nstartup_s\t2.6\nd_rps\t1000\n' >"$TMP/t3.tsv"
+fold_trials "$TMP/t1.tsv" "$TMP/t2.tsv" "$TMP/t3.tsv" >"$TMP/m.tsv"
+expect "$TMP/m.tsv" c_p99_ms 19
+expect "$TMP/m.tsv" c_p99_ms_trials "19 17 48"
+expect "$TMP/m.tsv" startup_s 2.4
+expect "$TMP/m.tsv" d_rps 950
+printf 'd_rps\t1204405.4416\n' >"$TMP/big.tsv"
+fold_trials "$TMP/big.tsv" >"$TMP/bm.tsv"
+expect "$TMP/bm.tsv" d_rps 1204405.442
+expect "$TMP/m.tsv" d_rps_trials "900 1000"
 echo "bench/compare/selftest.sh: ok"
