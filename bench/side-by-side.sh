@@ -180,17 +180,18 @@ port_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PORT"; else echo "$SPOOL_PORT
 
 # measured NAME KEY CMD...: runs CMD, adds KEY_cpu_s (broker CPU seconds) and KEY_wall_s.
 measured() {
-  local name="$1" key="$2" pid c0 c1 t0 t1 m0 m1 rc
+  local name="$1" key="$2" pid c0 c1 k0 k1 t0 t1 m0 m1 rc
   shift 2
   # Each run starts on a settled machine: the broker that ran before goes on working for a while
   # (collecting, compiling its run's code), and whichever broker ran second paid for it.
   sleep "$WORKLOAD_SETTLE_S"
   pid="$(pid_of "$name")"
-  c0="$(pid_cpu_ticks "$pid")"; m0="$(machine_busy_ticks)"; t0="$(date +%s%3N)"
+  read -r c0 k0 < <(pid_cpu_ticks "$pid"); m0="$(machine_busy_ticks)"; t0="$(date +%s%3N)"
   "$@"; rc=$?
-  c1="$(pid_cpu_ticks "$pid")"; m1="$(machine_busy_ticks)"; t1="$(date +%s%3N)"
-  awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
-    printf "%s_cpu_s\t%.2f\n%s_machine_cpu_s\t%.2f\n%s_wall_s\t%.2f\n", k, (c1 - c0) / hz, k, (m1 - m0) / hz, k, (t1 - t0) / 1000 }' \
+  read -r c1 k1 < <(pid_cpu_ticks "$pid"); m1="$(machine_busy_ticks)"; t1="$(date +%s%3N)"
+  awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v k0="$k0" -v k1="$k1" -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
+    printf "%s_cpu_s\t%.2f\n%s_kernel_cpu_s\t%.2f\n", k, (c1 - c0) / hz, k, (k1 - k0) / hz
+    printf "%s_machine_cpu_s\t%.2f\n%s_wall_s\t%.2f\n", k, (m1 - m0) / hz, k, (t1 - t0) / 1000 }' \
     >>"$(tsv "$name")"
   return "$rc"
 }

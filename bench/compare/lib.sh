@@ -65,9 +65,10 @@ parse_client_metrics() {
     n == "consumer-metrics:io-wait-ratio" { printf "%s_io_wait_ratio\t%s\n", p, $2 }' "$2"
 }
 
-# pid_cpu_ticks PID: user+system clock ticks of every thread of PID so far (0 if gone).
+# pid_cpu_ticks PID: "ALL KERNEL": user+system and system clock ticks of every thread of PID so far
+# (0 0 if gone).
 pid_cpu_ticks() {
-  if [ -r "/proc/$1/stat" ]; then sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; else echo 0; fi
+  if [ -r "/proc/$1/stat" ]; then sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13, $13}'; else echo 0 0; fi
 }
 
 # machine_busy_ticks: user+nice+system+irq+softirq ticks of the whole machine.
@@ -101,9 +102,11 @@ print_table() {
       row("a_rps", "a) 100 B acks=1 unthrottled", "rec/s", "hi", 1.3)
       row("a_mbs", "a) 100 B acks=1 unthrottled", "MB/s", "hi", 1.3)
       row("a_cpu_s", "a) broker CPU", "s", "lo", 0.5)
+      row("a_kernel_cpu_s", "a) broker CPU, of it in the kernel", "s", "lo", "")
       row("b_rps", "b) 1000 B acks=all unthrottled", "rec/s", "hi", 1.3)
       row("b_mbs", "b) 1000 B acks=all unthrottled", "MB/s", "hi", 1.3)
       row("b_cpu_s", "b) broker CPU", "s", "lo", 0.5)
+      row("b_kernel_cpu_s", "b) broker CPU, of it in the kernel", "s", "lo", "")
       row("c_rps", "c) 100 B acks=all at fixed rate", "rec/s", "", "")
       row("c_avg_ms", "c) latency avg", "ms", "lo", "")
       row("c_p50_ms", "c) latency p50", "ms", "lo", "")
@@ -112,6 +115,7 @@ print_table() {
       row("c_steady_p99_ms", "c) p99 after the first 10% (warm-up)", "ms", "lo", "")
       row("c_steady_p999_ms", "c) p99.9 after the first 10% (warm-up)", "ms", "lo", "")
       row("c_cpu_s", "c) broker CPU", "s", "lo", 0.5)
+      row("c_kernel_cpu_s", "c) broker CPU, of it in the kernel", "s", "lo", "")
       row("c_queue_ms", "c) client: record waits in batch, avg", "ms", "lo", "")
       row("c_request_ms", "c) client: Produce round trip, avg", "ms", "lo", "")
       row("c_metadata_wait_ms", "c) client: first send waits for metadata", "ms", "lo", "")
@@ -120,16 +124,19 @@ print_table() {
       row("c0_p999_ms", "c0) as c, linger.ms=0: latency p99.9", "ms", "lo", "")
       row("c0_steady_p99_ms", "c0) p99 after the first 10% (warm-up)", "ms", "lo", "")
       row("c0_request_ms", "c0) client: Produce round trip, avg", "ms", "lo", "")
+      row("c0_cpu_s", "c0) broker CPU", "s", "lo", "")
       row("d_rps", "d) consumer, everything back", "rec/s", "hi", 1.3)
       row("d_mbs", "d) consumer, everything back", "MB/s", "hi", 1.3)
       row("d_fetch_mbs", "d) consumer, without group join", "MB/s", "hi", "")
       row("d_fetch_latency_ms", "d) client: Fetch round trip, avg", "ms", "lo", "")
       row("d_io_wait_ratio", "d) client: time waiting on network", "share", "lo", "")
       row("d_cpu_s", "d) broker CPU", "s", "lo", 0.5)
+      row("d_kernel_cpu_s", "d) broker CPU, of it in the kernel", "s", "lo", "")
       row("e_producer_rps", "e) fan-out: producer", "rec/s", "hi", "")
       row("e_consumer_min_rps", "e) fan-out: slowest of 4 groups", "rec/s", "hi", "")
       row("e_delivered_rps", "e) fan-out: records delivered", "rec/s", "hi", "")
       row("e_cpu_s", "e) broker CPU", "s", "lo", 0.5)
+      row("e_kernel_cpu_s", "e) broker CPU, of it in the kernel", "s", "lo", "")
       row("cpu_s_per_gb", "broker CPU per GB produced+consumed", "s/GB", "lo", 0.5)
       printf "%-40s %-6s %12s %12s %8s  %s\n", "figure", "unit", "Kafka 4.4.0", "Spool", "S/K", "target"
       for (i = 1; i <= n; i++) {

@@ -50,6 +50,10 @@ expect "$TMP/cm.tsv" d_io_wait_ratio 0.007
 parse_consumer d "$HERE/testdata/consumer-metrics.log" >"$TMP/cc.tsv" || fail "consumer figures beside metrics not found"
 expect "$TMP/cc.tsv" d_rps 1245556.7343
 
+read -r all kernel < <(pid_cpu_ticks $$)
+[ "$all" -ge "$kernel" ] && [ "$kernel" -ge 0 ] || fail "pid_cpu_ticks: '$all $kernel'"
+[ "$(pid_cpu_ticks 999999999)" = "0 0" ] || fail "pid_cpu_ticks of no process: '$(pid_cpu_ticks 999999999)'"
+
 echo "no summary here" >"$TMP/empty.log"
 if parse_producer x "$TMP/empty.log" >/dev/null; then fail "a log without a summary line parsed"; fi
 if parse_consumer x "$TMP/empty.log" >/dev/null; then fail "a log without figures parsed"; fi
