@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The whole request path of a real broker ({@link Spool#embedded}) over a loopback socket, one
  * request in flight: Produce v11 acks=1 of 6 x 16 KiB (decode, validate, append, answer) and Fetch
  * v15 of up to 1 MiB from each of 6 partitions (sendfile from the segment files). The broker runs in
- * the benchmark's JVM, so its threads and the client's share the CPU. Not thread-safe: one thread.
+ * the benchmark's JVM, so its threads and the client's share the CPU. Also a Produce acks=all of one
+ * 16 KiB batch, the shape of the side-by-side harness's fixed-rate workload c, whose cost is the
+ * request's own (thread hand-offs, system calls) more than its bytes. Not thread-safe: one thread.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -46,6 +48,7 @@ public class BrokerRoundTripBenchmark {
     private EmbeddedSpool spool;
     private WireClient client;
     private ByteBuffer produceFrame;
+    private ByteBuffer singleBatchFrame;
     private ByteBuffer fetchFrame;
 
     @Setup(Level.Trial)
@@ -59,6 +62,8 @@ public class BrokerRoundTripBenchmark {
         ByteBuffer batch = BenchLogs.batch16KiB();
         produceFrame = RequestFrames.request(ApiKey.PRODUCE, WireMessages.PRODUCE_VERSION, 1,
                 WireMessages.produce("produced", batch));
+        singleBatchFrame = RequestFrames.request(ApiKey.PRODUCE, WireMessages.PRODUCE_VERSION, 3,
+                WireMessages.produce("produced", batch, 1, (short) -1));
         ByteBuffer fill = RequestFrames.request(ApiKey.PRODUCE, WireMessages.PRODUCE_VERSION, 1,
                 WireMessages.produce("fetched", batch));
         for (int i = 0; i < FETCH_BATCHES_PER_PARTITION; i++) {
@@ -93,6 +98,12 @@ public class BrokerRoundTripBenchmark {
     @Benchmark
     public int produce6x16KiB() throws IOException {
         return client.roundTrip(produceFrame).remaining();
+    }
+
+    /** Produce v11, acks=all, one 16 KiB batch to one partition: requests/s, one in flight. */
+    @Benchmark
+    public int produce1x16KiBAcksAll() throws IOException {
+        return client.roundTrip(singleBatchFrame).remaining();
     }
 
     /** Fetch v15 from offset 0 of 6 partitions, up to 1 MiB each (~6 MiB answers from the page cache). */

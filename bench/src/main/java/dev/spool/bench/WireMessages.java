@@ -25,14 +25,19 @@ final class WireMessages {
 
     /** A Produce request (acks=1) with {@code batch} for each of the partitions. */
     static ProduceRequestData produce(String topic, ByteBuffer batch) {
+        return produce(topic, batch, PARTITIONS, (short) 1);
+    }
+
+    /** A Produce request with {@code batch} for each of partitions 0 to {@code partitionCount} - 1. */
+    static ProduceRequestData produce(String topic, ByteBuffer batch, int partitionCount, short acks) {
         List<ProduceRequestData.PartitionProduceData> partitions = new ArrayList<>();
-        for (int p = 0; p < PARTITIONS; p++) {
+        for (int p = 0; p < partitionCount; p++) {
             partitions.add(new ProduceRequestData.PartitionProduceData().setIndex(p)
                     .setRecords(new ByteBufferRecords(batch.duplicate())));
         }
         List<ProduceRequestData.TopicProduceData> topics = new ArrayList<>();
         topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(partitions));
-        return new ProduceRequestData().setAcks((short) 1).setTimeoutMs(30_000).setTopicData(topics);
+        return new ProduceRequestData().setAcks(acks).setTimeoutMs(30_000).setTopicData(topics);
     }
 
     /** The answer a broker gives to {@link #produce}. */
