@@ -70,4 +70,14 @@ public enum Errors {
     public short code() {
         return code;
     }
+
+    /** The name of error {@code code}, or "error CODE" for a code no constant has. For logs. */
+    public static String nameOf(short code) {
+        for (Errors error : values()) {
+            if (error.code == code) {
+                return error.name();
+            }
+        }
+        return "error " + code;
+    }
 }

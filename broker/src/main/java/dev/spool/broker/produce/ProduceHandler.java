@@ -21,6 +21,7 @@ import dev.spool.protocol.types.Records;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -111,19 +112,25 @@ public final class ProduceHandler implements ApiHandler {
     private static Message complete(ProduceResponseData response, List<CompletableFuture<PartitionProduceResponse>> pending,
                                     short acks, RequestContext context) {
         int next = 0;
-        boolean anyError = false;
+        StringJoiner failed = null; // acks=0: names the failed partitions, made on the first one
         for (TopicProduceResponse topic : response.responses()) {
             List<PartitionProduceResponse> answers = topic.partitionResponses();
             for (int i = 0; i < answers.size(); i++) {
                 if (answers.get(i) == null) {
                     answers.set(i, pending.get(next++).join());
                 }
-                anyError |= answers.get(i).errorCode() != Errors.NONE.code();
+                PartitionProduceResponse answer = answers.get(i);
+                if (acks == 0 && answer.errorCode() != Errors.NONE.code()) {
+                    failed = failed != null ? failed : new StringJoiner(", ");
+                    failed.add((topic.name() != null ? topic.name() : topic.topicId().toString()) + "-"
+                            + answer.index() + ": " + Errors.nameOf(answer.errorCode()));
+                }
             }
         }
         if (acks == 0) {
-            if (anyError) {
-                throw new ConnectionCloseRequest(context + " with acks=0 failed on at least one partition");
+            // Kafka, too, can only close the connection: an acks=0 producer reads no answer.
+            if (failed != null) {
+                throw new ConnectionCloseRequest(context + " with acks=0 failed on " + failed);
             }
             return null;
         }

@@ -155,6 +155,7 @@ class ProduceHandlerTest {
         assertThatThrownBy(() -> handler.handle(new RequestContext(ApiKey.PRODUCE, (short) 9, 2, "test", null),
                 new ProduceRequestData().setAcks((short) 0).setTopicData(List.of(new TopicProduceData()
                         .setName("missing").setPartitionData(List.of(data(0, 10)))))).join())
-                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(ConnectionCloseRequest.class);
+                .isInstanceOf(CompletionException.class).hasCauseInstanceOf(ConnectionCloseRequest.class)
+                .cause().hasMessageEndingWith("with acks=0 failed on missing-0: UNKNOWN_TOPIC_OR_PARTITION");
     }
 }
