@@ -178,7 +178,8 @@ start_spool() {
 pid_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PID"; else echo "$SPOOL_PID"; fi; }
 port_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PORT"; else echo "$SPOOL_PORT"; fi; }
 
-# measured NAME KEY CMD...: runs CMD, adds KEY_cpu_s (broker CPU seconds) and KEY_wall_s.
+# measured NAME KEY CMD...: runs CMD, adds KEY_cpu_s (broker CPU seconds), KEY_kernel_cpu_s (the
+# kernel's share of them), KEY_machine_cpu_s (all processes) and KEY_wall_s.
 measured() {
   local name="$1" key="$2" pid c0 c1 k0 k1 t0 t1 m0 m1 rc
   shift 2
