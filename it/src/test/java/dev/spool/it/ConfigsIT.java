@@ -189,6 +189,33 @@ class ConfigsIT {
     }
 
     @Test
+    void kafkasSettingsForFeaturesSpoolLacksAreKeptAndCheckedAsKafkaChecksThem() throws Exception {
+        create("cfg-kafka-4-4", Map.of("compression.zstd.level", "7", "leader.replication.throttled.replicas", "0:1"));
+        ConfigResource resource = topic("cfg-kafka-4-4");
+        Config config = describe(resource);
+        assertThat(config.get("compression.zstd.level").value()).isEqualTo("7");
+        assertThat(config.get("compression.zstd.level").source()).isEqualTo(ConfigSource.DYNAMIC_TOPIC_CONFIG);
+        assertThat(config.get("compression.zstd.level").type()).isEqualTo(ConfigEntry.ConfigType.INT);
+        assertThat(config.get("local.retention.ms").value()).isEqualTo("-2");
+        assertThat(config.get("local.retention.ms").synonyms()).extracting(ConfigEntry.ConfigSynonym::name)
+                .containsExactly("log.local.retention.ms");
+        assertThat(config.get("remote.storage.enable").value()).isEqualTo("false");
+        assertThat(config.get("leader.replication.throttled.replicas").type()).isEqualTo(ConfigEntry.ConfigType.LIST);
+
+        alter(resource, new AlterConfigOp(new ConfigEntry("leader.replication.throttled.replicas", "1:1"),
+                AlterConfigOp.OpType.APPEND));
+        assertThat(describe(resource).get("leader.replication.throttled.replicas").value()).isEqualTo("0:1,1:1");
+
+        assertThatThrownBy(() -> alter(resource, set("remote.storage.enable", "true")))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("tiered storage");
+        assertThatThrownBy(() -> create("cfg-gzip-0", Map.of("compression.gzip.level", "0")))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("compression.gzip.level");
+        assertThat(describe(resource).get("remote.storage.enable").value()).isEqualTo("false");
+    }
+
+    @Test
     void dynamicBrokerDefaultsApplyToTopicsWithoutAnOverride() throws Exception {
         create("cfg-broker-default", Map.of());
         ConfigResource clusterDefault = new ConfigResource(ConfigResource.Type.BROKER, "");

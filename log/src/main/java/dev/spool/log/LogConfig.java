@@ -117,9 +117,11 @@ public final class LogConfig {
             switch (key.type) {
                 case INT, LONG -> {
                     long parsed = key.type == LogConfigKey.Type.INT ? Integer.parseInt(value) : Long.parseLong(value);
-                    if (parsed < key.minimum) {
-                        throw new IllegalArgumentException(key.configName + " = " + value + " is below the minimum "
-                                + key.minimum);
+                    if (!key.allows(parsed)) {
+                        throw new IllegalArgumentException(parsed < key.minimum && key.maximum == Long.MAX_VALUE
+                                ? key.configName + " = " + value + " is below the minimum " + key.minimum
+                                : key.configName + " = " + value + " is not one of its valid values, "
+                                        + key.validValues());
                     }
                 }
                 case DOUBLE -> Double.parseDouble(value);
@@ -127,8 +129,19 @@ public final class LogConfig {
                     if (!value.equals("true") && !value.equals("false")) {
                         throw new IllegalArgumentException(key.configName + " = '" + value + "' is not true or false");
                     }
+                    if (key == LogConfigKey.REMOTE_STORAGE_ENABLE && value.equals("true")) {
+                        throw new IllegalArgumentException("remote.storage.enable = true: this broker has no tiered "
+                                + "storage, so a topic cannot keep its log in remote storage");
+                    }
                 }
-                case STRING -> { }
+                case STRING -> {
+                    if ((key == LogConfigKey.LEADER_REPLICATION_THROTTLED_REPLICAS
+                            || key == LogConfigKey.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)
+                            && !ThrottledReplicas.isValid(value)) {
+                        throw new IllegalArgumentException(key.configName + " = '" + value + "' is not * or a list of "
+                                + "partition:broker pairs such as 0:1,1:2");
+                    }
+                }
                 default -> throw new IllegalStateException("Unhandled type " + key.type);
             }
         } catch (NumberFormatException e) {

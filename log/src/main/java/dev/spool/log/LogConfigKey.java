@@ -2,7 +2,9 @@ package dev.spool.log;
 
 /**
  * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
- * type, smallest allowed value and a one-line description. {@link LogConfig} parses values from these.
+ * type, allowed values and a one-line description. {@link LogConfig} parses values from these. Kafka's
+ * settings for features Spool does not have yet (tiered storage, replication throttles, the broker
+ * recompressing) are accepted, validated and described as Kafka does, and do nothing.
  */
 public enum LogConfigKey {
     SEGMENT_BYTES("segment.bytes", "1073741824", Type.INT, 14, "Size of a segment file before a new one is rolled."),
@@ -30,7 +32,37 @@ public enum LogConfigKey {
     MIN_INSYNC_REPLICAS("min.insync.replicas", "1", Type.INT, 1, "Replicas that must acknowledge acks=all."),
     PREALLOCATE("preallocate", "false", Type.BOOLEAN, 0, "Preallocate segment files (ignored: never preallocated)."),
     UNCLEAN_LEADER_ELECTION_ENABLE("unclean.leader.election.enable", "false", Type.BOOLEAN, 0,
-            "Allow an out-of-sync replica to become leader.");
+            "Allow an out-of-sync replica to become leader."),
+    COMPRESSION_GZIP_LEVEL("compression.gzip.level", "-1", Type.INT, -1, 9,
+            "gzip level when the broker compresses (kept: Spool stores batches as produced).") {
+        @Override
+        public boolean allows(long value) {
+            return value == -1 || (value >= 1 && value <= 9); // -1 is zlib's default; 0 (store) is not a level here
+        }
+
+        @Override
+        public String validValues() {
+            return "-1, or 1 to 9";
+        }
+    },
+    COMPRESSION_LZ4_LEVEL("compression.lz4.level", "9", Type.INT, 1, 17,
+            "lz4 level when the broker compresses (kept: Spool stores batches as produced)."),
+    COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
+            "zstd level when the broker compresses (kept: Spool stores batches as produced)."),
+    LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2, Long.MAX_VALUE,
+            "Tiered storage's local retention; -2 is retention.ms (kept: Spool has no tiered storage)."),
+    LOCAL_RETENTION_BYTES("local.retention.bytes", "-2", Type.LONG, -2, Long.MAX_VALUE,
+            "Tiered storage's local retention; -2 is retention.bytes (kept: Spool has no tiered storage)."),
+    REMOTE_STORAGE_ENABLE("remote.storage.enable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
+            "Tiered storage for the topic: only false, as this broker has no tiered storage."),
+    REMOTE_LOG_COPY_DISABLE("remote.log.copy.disable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
+            "Stop copying segments to tiered storage (kept: Spool has no tiered storage)."),
+    REMOTE_LOG_DELETE_ON_DISABLE("remote.log.delete.on.disable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
+            "Delete tiered segments when tiered storage is turned off (kept: Spool has no tiered storage)."),
+    LEADER_REPLICATION_THROTTLED_REPLICAS("leader.replication.throttled.replicas", "", Type.STRING, 0, Long.MAX_VALUE,
+            "Replicas throttled on the leader side: partition:broker pairs or * (kept until replication)."),
+    FOLLOWER_REPLICATION_THROTTLED_REPLICAS("follower.replication.throttled.replicas", "", Type.STRING, 0,
+            Long.MAX_VALUE, "Replicas throttled on the follower side: partition:broker pairs or * (kept until replication).");
 
     /** The value types a key may have. */
     public enum Type { INT, LONG, DOUBLE, BOOLEAN, STRING }
@@ -39,14 +71,30 @@ public enum LogConfigKey {
     public final String defaultValue;
     public final Type type;
     public final long minimum;
+    public final long maximum;
     public final String doc;
 
     LogConfigKey(String configName, String defaultValue, Type type, long minimum, String doc) {
+        this(configName, defaultValue, type, minimum, Long.MAX_VALUE, doc);
+    }
+
+    LogConfigKey(String configName, String defaultValue, Type type, long minimum, long maximum, String doc) {
         this.configName = configName;
         this.defaultValue = defaultValue;
         this.type = type;
         this.minimum = minimum;
+        this.maximum = maximum;
         this.doc = doc;
+    }
+
+    /** Whether a number is one of this INT or LONG key's valid values. */
+    public boolean allows(long value) {
+        return value >= minimum && value <= maximum;
+    }
+
+    /** This INT or LONG key's valid values in words, for messages and documentation. */
+    public String validValues() {
+        return maximum == Long.MAX_VALUE ? "at least " + minimum : minimum + " to " + maximum;
     }
 
     /** The key with this Kafka name, or null. */

@@ -51,6 +51,33 @@ class LogConfigTest {
     }
 
     @Test
+    void kafkasSettingsForFeaturesSpoolLacksAreValidatedAsKafkaDoes() {
+        LogConfig config = LogConfig.fromProperties(Map.of("compression.gzip.level", "9", "compression.lz4.level", "17",
+                "compression.zstd.level", "-131072", "local.retention.ms", "-2", "remote.storage.enable", "false",
+                "leader.replication.throttled.replicas", "0:1, 1:2", "follower.replication.throttled.replicas", "*"));
+        assertThat(config.asProperties()).containsEntry("compression.zstd.level", "-131072")
+                .containsEntry("leader.replication.throttled.replicas", "0:1, 1:2")
+                .containsEntry("local.retention.bytes", "-2");
+        assertThat(LogConfig.defaults().asProperties()).containsEntry("compression.gzip.level", "-1")
+                .containsEntry("compression.lz4.level", "9").containsEntry("compression.zstd.level", "3")
+                .containsEntry("remote.storage.enable", "false").containsEntry("follower.replication.throttled.replicas", "");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.gzip.level", "0")))
+                .hasMessageContaining("compression.gzip.level = 0").hasMessageContaining("-1, or 1 to 9");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.lz4.level", "18")))
+                .hasMessageContaining("1 to 17");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.zstd.level", "23")))
+                .hasMessageContaining("-131072 to 22");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("local.retention.ms", "-3")))
+                .hasMessageContaining("below the minimum -2");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("remote.storage.enable", "true")))
+                .hasMessageContaining("no tiered storage");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", "0-1")))
+                .hasMessageContaining("partition:broker");
+        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("follower.replication.throttled.replicas", "0:1,")))
+                .hasMessageContaining("follower.replication.throttled.replicas");
+    }
+
+    @Test
     void checkpointFileRoundTripsAndRejectsMalformedFiles(@TempDir Path dir) throws IOException {
         CheckpointFile file = new CheckpointFile(dir.resolve("recovery-point-offset-checkpoint"));
         assertThat(file.read(3)).isEmpty();

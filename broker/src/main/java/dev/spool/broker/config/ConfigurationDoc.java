@@ -55,7 +55,7 @@ public final class ConfigurationDoc {
         for (LogDefaultSetting setting : BrokerConfig.LOG_DEFAULTS) {
             LogConfigKey topicKey = setting.topicKey();
             String valid = topicKey.type == LogConfigKey.Type.STRING || topicKey.type == LogConfigKey.Type.BOOLEAN ? ""
-                    : "at least " + topicKey.minimum + (setting.toTopicUnit() == 1 ? "" : " (as " + topicKey.configName + ")");
+                    : topicKey.validValues() + (setting.toTopicUnit() == 1 ? "" : " (as " + topicKey.configName + ")");
             out.append("| `").append(setting.brokerName()).append("` | `").append(setting.topicName()).append("` ");
             cells(out, List.of(typeName(setting.type()), code(defaults.get(setting.brokerName())), valid,
                     setting.doc() + " " + topicKey.doc));
