@@ -36,6 +36,7 @@ RUN_TIMEOUT_S="${RUN_TIMEOUT_S:-600}"
 LAUNCH_SETTLE_S="${LAUNCH_SETTLE_S:-3}"
 WORKLOAD_SETTLE_S="${WORKLOAD_SETTLE_S:-$([ "$SCALE" = 1 ] && echo 5 || echo 1)}"
 TRIALS="${TRIALS:-$([ "$SCALE" = 1 ] && echo 3 || echo 1)}"
+[ "$TRIALS" -ge 1 ] 2>/dev/null || { echo "TRIALS must be a number of at least 1, not '$TRIALS'" >&2; exit 2; }
 HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
@@ -190,11 +191,15 @@ measured() {
   read -r c0 k0 < <(pid_cpu_ticks "$pid"); m0="$(machine_busy_ticks)"; t0="$(date +%s%3N)"
   "$@"; rc=$?
   read -r c1 k1 < <(pid_cpu_ticks "$pid"); m1="$(machine_busy_ticks)"; t1="$(date +%s%3N)"
-  awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v k0="$k0" -v k1="$k1" -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
+  if [ "$rc" != 0 ]; then # a failed run's figures would count in a median: none, only the failure
+    printf '%s_failed\t1\n' "$key" >>"$(tsv "$name")"
+    return "$rc"
+  fi
+  awk -v k="$key" -v hz="$HZ" -v c0="$c0" -v c1="$c1" -v k0="$k0" -v k1="$k1" \
+      -v m0="$m0" -v m1="$m1" -v t0="$t0" -v t1="$t1" 'BEGIN {
     printf "%s_cpu_s\t%.2f\n%s_kernel_cpu_s\t%.2f\n", k, (c1 - c0) / hz, k, (k1 - k0) / hz
     printf "%s_machine_cpu_s\t%.2f\n%s_wall_s\t%.2f\n", k, (m1 - m0) / hz, k, (t1 - t0) / 1000 }' \
     >>"$(tsv "$name")"
-  return "$rc"
 }
 
 create_topic() { # create_topic NAME TOPIC
@@ -224,7 +229,7 @@ consumer_cmd() { # consumer_cmd NAME TOPIC RECORDS GROUP LOG [TOOL ARGS...]
 }
 
 consume_all() { # consume_all NAME
-  local name="$1" log="$OUT/tools/$1-d-consumer${TRIAL:+-$TRIAL}.log" total=$((NA + NB + NC))
+  local name="$1" log="$OUT/tools/$1-d-consumer${TRIAL:+-$TRIAL}.log" total=$((NA + NB))
   log "$name d: ConsumerPerformance reads $total records"
   measured "$name" d consumer_cmd "$name" bench "$total" "bench-d${TRIAL:+-$TRIAL}" "$log" --print-metrics \
     || log "$name d: consumer exited with an error (see $log)"
@@ -249,7 +254,8 @@ fan_out_once() { # fan_out_once NAME: GROUPS_E consumer groups and one producer 
 fan_out() { # fan_out NAME
   local name="$1" i min="" total=0 wall
   log "$name e: fan-out, ProducerPerformance $NE x 100 B acks=1 and $GROUPS_E ConsumerPerformance groups"
-  measured "$name" e fan_out_once "$name" || log "$name e: a fan-out tool exited with an error (see $OUT/tools/$name-e-*)"
+  measured "$name" e fan_out_once "$name" \
+    || log "$name e: a fan-out tool exited with an error (see $OUT/tools/$name-e-*)"
   parse_producer e_producer "$OUT/tools/$name-e-producer.log" >>"$OUT/$name.tsv"
   for i in $(seq 1 "$GROUPS_E"); do
     parse_consumer "e_consumer_$i" "$OUT/tools/$name-e-consumer-$i.log" >>"$OUT/$name.tsv"
@@ -273,7 +279,8 @@ start_measured() {
   log "$1: measured start (trial $TRIAL)"
   if [ "$1" = kafka ]; then start_kafka; else start_spool; fi
   # bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
-  [ "$1" = kafka ] || printf 'cds_warm\t%s\n' "$(tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile)" >>"$(tsv spool)"
+  [ "$1" = kafka ] \
+    || printf 'cds_warm\t%s\n' "$(tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile)" >>"$(tsv spool)"
   sleep "$IDLE_SETTLE_S"; rss_row "$1" rss_idle_mb
   log "$1: start-up $(kv "$(tsv "$1")" startup_s) s, idle RSS $(kv "$(tsv "$1")" rss_idle_mb) MB"
   stop_broker "$(pid_of "$1")"
@@ -281,8 +288,9 @@ start_measured() {
   mv "$OUT/$1/broker.out" "$OUT/$1/broker-measured-start-$TRIAL.out"
 }
 
-latency() { producer "$1" c bench "$NC" 100 "$RATE_C" all $((NC / 10)); }
-latency_without_linger() { producer "$1" c0 bench "$NC" 100 "$RATE_C" all $((NC / 10)) linger.ms=0; }
+# c and c0 write to a topic of their own, so that d reads back exactly a's and b's records in any trial
+latency() { producer "$1" c latency "$NC" 100 "$RATE_C" all $((NC / 10)); }
+latency_without_linger() { producer "$1" c0 latency "$NC" 100 "$RATE_C" all $((NC / 10)) linger.ms=0; }
 
 # trials FUNCTION FIRST: FUNCTION BROKER for both brokers in each of TRIALS trials, FIRST going first
 # in odd trials and second in even ones; then each figure's median and its trials go to the broker's
@@ -296,7 +304,7 @@ trials() {
   done
   mkdir -p "$OUT/trials"
   for b in kafka spool; do
-    fold_trials "$OUT/$b".trial-*.tsv >>"$OUT/$b.tsv"
+    fold_trials $(for t in $(seq 1 "$TRIALS"); do echo "$OUT/$b.trial-$t.tsv"; done) >>"$OUT/$b.tsv"
     for t in $(seq 1 "$TRIALS"); do mv "$OUT/$b.trial-$t.tsv" "$OUT/trials/$b-$fn-$t.tsv"; done
   done
 }
@@ -309,7 +317,7 @@ RECORD_STARTUP=0 start_spool
 sleep "$IDLE_SETTLE_S"
 RECORD_STARTUP=0 start_kafka
 sleep "$IDLE_SETTLE_S" # as long as Spool idled: neither broker runs a workload in its first seconds
-for b in kafka spool; do create_topic "$b" bench; create_topic "$b" fanout; done
+for b in kafka spool; do create_topic "$b" bench; create_topic "$b" latency; create_topic "$b" fanout; done
 
 # Each workload runs against one broker and then the other; who goes first alternates.
 producer kafka a bench "$NA" 100 -1 1;            producer spool a bench "$NA" 100 -1 1
@@ -324,7 +332,7 @@ for b in kafka spool; do
   # CPU per GB moved: produced (a, b, c, e) plus consumed (d, and e four times over)
   awk -F'\t' -v na="$NA" -v nb="$NB" -v nc="$NC" -v ne="$NE" -v g="$GROUPS_E" '
     {v[$1] = $2}
-    END { bytes = na * 100 + nb * 1000 + nc * 100 + (na * 100 + nb * 1000 + nc * 100) + ne * 100 * (1 + g)
+    END { bytes = na * 100 + nb * 1000 + nc * 100 + (na * 100 + nb * 1000) + ne * 100 * (1 + g)
           cpu = v["a_cpu_s"] + v["b_cpu_s"] + v["c_cpu_s"] + v["d_cpu_s"] + v["e_cpu_s"]
           printf "cpu_s_per_gb\t%.2f\n", cpu / (bytes / 1e9) }' "$OUT/$b.tsv" >>"$OUT/$b.tsv"
 done
@@ -334,8 +342,14 @@ stop_broker "$SPOOL_PID"; stop_broker "$KAFKA_PID"
   echo "Apache Kafka 4.4.0 vs Spool ($(git -C "$ROOT" log -1 --format=%h)), $(date -u +%F\ %H:%MZ), $(nproc) cores, scale 1/$SCALE"
   print_table "$KT" "$ST"
   echo "trials (the table shows their medians):"
-  print_trials "$KT" "$ST" startup_s rss_idle_mb c_p99_ms c_steady_p99_ms c0_p99_ms c0_steady_p99_ms d_rps
-  echo "(medians of $TRIALS trials: start-up, idle RSS, c, c0, d; each trial's figures in kafka.tsv and spool.tsv as KEY_trials)"
-  echo "(Spool's class-data archive mapped, per measured start: $(kv "$ST" cds_warm_trials) (1 = yes; a build's first start has none))"
-  echo "(machine CPU during the run, all processes: $(awk -F'\t' '$1 ~ /_machine_cpu_s$/ {s += $2} END {printf "%.0f", s}' "$KT" "$ST") s; raw results in $OUT)"
+  print_trials "$KT" "$ST" startup_s rss_idle_mb c_p99_ms c_cpu_s d_rps d_cpu_s c_steady_p99_ms c0_p99_ms \
+    c0_steady_p99_ms
+  echo "(medians of $TRIALS trials: start-up, idle RSS, c, c0, d; every trial's figures are in kafka.tsv and"
+  echo " spool.tsv as KEY_trials, NA where a trial's run failed)"
+  echo "(Spool's class-data archive mapped, per measured start: $(kv "$ST" cds_warm_trials)"
+  echo " (1 = yes; a build's first start has none))"
+  # every measured run once: a, b and e from the results, the trials' runs from their own files (not the medians)
+  machine_cpu="$(awk -F'\t' '$1 ~ /_machine_cpu_s$/ && (FILENAME ~ /\/trials\// || $1 ~ /^[abe]_/) {s += $2}
+    END {printf "%.0f", s}' "$KT" "$ST" "$OUT"/trials/*.tsv)"
+  echo "(machine CPU during the measured runs, all processes: $machine_cpu s; raw results in $OUT)"
 } | tee "$OUT/table.txt"

@@ -84,7 +84,7 @@ kv() { awk -F'\t' -v k="$2" '$1 == k {v = $2} END {print v}' "$1"; }
 print_trials() {
   local k="$1" s="$2" key; shift 2
   for key in "$@"; do
-    printf '%-22s Kafka %-24s Spool %s\n' "$key" "$(kv "$k" "${key}_trials")" "$(kv "$s" "${key}_trials")"
+    printf '%-18s Kafka %-34s Spool %s\n' "$key" "$(kv "$k" "${key}_trials")" "$(kv "$s" "${key}_trials")"
   done
 }
 
@@ -156,24 +156,26 @@ print_table() {
       if (v !~ /^[0-9.]+$/) return (v == "" ? "NA" : v)
       if (v + 0 >= 1000) return sprintf("%.0f", v)
       if (v + 0 >= 10) return sprintf("%.1f", v)
+      if (v + 0 < 0.1) return sprintf("%.3f", v)
       return sprintf("%.2f", v)
     }'
 }
 
-# fold_trials TRIAL_TSV...: for every key of the trials' files, "key<TAB>median" and
-# "key_trials<TAB>v1 v2 ..." (the trials' values in trial order). A median of an even count is the
-# mean of the middle two; a key missing from a trial is left out of that key's median.
+# fold_trials TRIAL_TSV...: for every key of the trials' files (one file a trial, in trial order),
+# "key<TAB>median" and "key_trials<TAB>v1 v2 ..." (each trial's value, NA where a trial has none: its
+# run failed). A median of an even count is the mean of the middle two.
 fold_trials() {
   awk -F'\t' '
-    FNR == 1 { t++ }
-    $2 ~ /^[0-9.]+$/ { if (!($1 in n)) order[++keys] = $1; v[$1, ++n[$1]] = $2 + 0; shown[$1] = shown[$1] (n[$1] > 1 ? " " : "") $2 }
+    FILENAME != file { file = FILENAME; for (i = 1; i < ARGC; i++) if (ARGV[i] == file) t = i }
+    $2 ~ /^[0-9.]+$/ { if (!($1 in n)) order[++keys] = $1; v[$1, ++n[$1]] = $2 + 0; at[$1, t] = $2 }
     END {
       for (k = 1; k <= keys; k++) {
-        key = order[k]; m = n[key]
+        key = order[k]; m = n[key]; shown = ""
         for (i = 1; i <= m; i++) s[i] = v[key, i]
         for (i = 2; i <= m; i++) for (j = i; j > 1 && s[j - 1] > s[j]; j--) { x = s[j]; s[j] = s[j - 1]; s[j - 1] = x }
         med = (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-        printf "%s\t%.10g\n%s_trials\t%s\n", key, med, key, shown[key]
+        for (i = 1; i < ARGC; i++) shown = shown (i > 1 ? " " : "") (((key, i) in at) ? at[key, i] : "NA")
+        printf "%s\t%.10g\n%s_trials\t%s\n", key, med, key, shown
       }
     }' "$@"
 }

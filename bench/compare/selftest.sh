@@ -76,5 +76,9 @@ expect "$TMP/m.tsv" d_rps 950
 printf 'd_rps\t1204405.4416\n' >"$TMP/big.tsv"
 fold_trials "$TMP/big.tsv" >"$TMP/bm.tsv"
 expect "$TMP/bm.tsv" d_rps 1204405.442
-expect "$TMP/m.tsv" d_rps_trials "900 1000"
+expect "$TMP/m.tsv" d_rps_trials "NA 900 1000"
+: >"$TMP/t4.tsv" # a trial whose run failed wrote nothing
+fold_trials "$TMP/t1.tsv" "$TMP/t4.tsv" "$TMP/t3.tsv" >"$TMP/f.tsv"
+expect "$TMP/f.tsv" c_p99_ms 33.5
+expect "$TMP/f.tsv" c_p99_ms_trials "19 NA 48"
 echo "bench/compare/selftest.sh: ok"

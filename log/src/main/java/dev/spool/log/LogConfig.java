@@ -129,23 +129,16 @@ public final class LogConfig {
                     if (!value.equals("true") && !value.equals("false")) {
                         throw new IllegalArgumentException(key.configName + " = '" + value + "' is not true or false");
                     }
-                    if (key == LogConfigKey.REMOTE_STORAGE_ENABLE && value.equals("true")) {
-                        throw new IllegalArgumentException("remote.storage.enable = true: this broker has no tiered "
-                                + "storage, so a topic cannot keep its log in remote storage");
-                    }
                 }
-                case STRING -> {
-                    if ((key == LogConfigKey.LEADER_REPLICATION_THROTTLED_REPLICAS
-                            || key == LogConfigKey.FOLLOWER_REPLICATION_THROTTLED_REPLICAS)
-                            && !ThrottledReplicas.isValid(value)) {
-                        throw new IllegalArgumentException(key.configName + " = '" + value + "' is not * or a list of "
-                                + "partition:broker pairs such as 0:1,1:2");
-                    }
-                }
+                case STRING, LIST -> { }
                 default -> throw new IllegalStateException("Unhandled type " + key.type);
             }
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key.configName + " = '" + value + "' is not a " + key.type, e);
+        }
+        String problem = key.problemWith(value);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
         return value;
     }

@@ -49,23 +49,39 @@ public enum LogConfigKey {
             "lz4 level when the broker compresses (kept: Spool stores batches as produced)."),
     COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
             "zstd level when the broker compresses (kept: Spool stores batches as produced)."),
-    LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2, Long.MAX_VALUE,
+    LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2,
             "Tiered storage's local retention; -2 is retention.ms (kept: Spool has no tiered storage)."),
-    LOCAL_RETENTION_BYTES("local.retention.bytes", "-2", Type.LONG, -2, Long.MAX_VALUE,
+    LOCAL_RETENTION_BYTES("local.retention.bytes", "-2", Type.LONG, -2,
             "Tiered storage's local retention; -2 is retention.bytes (kept: Spool has no tiered storage)."),
-    REMOTE_STORAGE_ENABLE("remote.storage.enable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
-            "Tiered storage for the topic: only false, as this broker has no tiered storage."),
-    REMOTE_LOG_COPY_DISABLE("remote.log.copy.disable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
+    REMOTE_STORAGE_ENABLE("remote.storage.enable", "false", Type.BOOLEAN, 0,
+            "Tiered storage for the topic: only false, as this broker has no tiered storage.") {
+        @Override
+        public String problemWith(String value) {
+            return value.equals("true") ? "remote.storage.enable = true: this broker has no tiered storage, so a "
+                    + "topic cannot keep its log in remote storage" : null;
+        }
+    },
+    REMOTE_LOG_COPY_DISABLE("remote.log.copy.disable", "false", Type.BOOLEAN, 0,
             "Stop copying segments to tiered storage (kept: Spool has no tiered storage)."),
-    REMOTE_LOG_DELETE_ON_DISABLE("remote.log.delete.on.disable", "false", Type.BOOLEAN, 0, Long.MAX_VALUE,
+    REMOTE_LOG_DELETE_ON_DISABLE("remote.log.delete.on.disable", "false", Type.BOOLEAN, 0,
             "Delete tiered segments when tiered storage is turned off (kept: Spool has no tiered storage)."),
-    LEADER_REPLICATION_THROTTLED_REPLICAS("leader.replication.throttled.replicas", "", Type.STRING, 0, Long.MAX_VALUE,
-            "Replicas throttled on the leader side: partition:broker pairs or * (kept until replication)."),
-    FOLLOWER_REPLICATION_THROTTLED_REPLICAS("follower.replication.throttled.replicas", "", Type.STRING, 0,
-            Long.MAX_VALUE, "Replicas throttled on the follower side: partition:broker pairs or * (kept until replication).");
+    LEADER_REPLICATION_THROTTLED_REPLICAS("leader.replication.throttled.replicas", "", Type.LIST, 0,
+            "Replicas throttled on the leader side: partition:broker pairs or * (kept until replication).") {
+        @Override
+        public String problemWith(String value) {
+            return ThrottledReplicas.problemWith(configName, value);
+        }
+    },
+    FOLLOWER_REPLICATION_THROTTLED_REPLICAS("follower.replication.throttled.replicas", "", Type.LIST, 0,
+            "Replicas throttled on the follower side: partition:broker pairs or * (kept until replication).") {
+        @Override
+        public String problemWith(String value) {
+            return ThrottledReplicas.problemWith(configName, value);
+        }
+    };
 
     /** The value types a key may have. */
-    public enum Type { INT, LONG, DOUBLE, BOOLEAN, STRING }
+    public enum Type { INT, LONG, DOUBLE, BOOLEAN, STRING, LIST }
 
     public final String configName;
     public final String defaultValue;
@@ -90,6 +106,11 @@ public enum LogConfigKey {
     /** Whether a number is one of this INT or LONG key's valid values. */
     public boolean allows(long value) {
         return value >= minimum && value <= maximum;
+    }
+
+    /** What is wrong with a value of the right type that this key still refuses, or null. */
+    public String problemWith(String value) {
+        return null;
     }
 
     /** This INT or LONG key's valid values in words, for messages and documentation. */

@@ -3,27 +3,43 @@ package dev.spool.log;
 import java.util.regex.Pattern;
 
 /**
- * The form of Kafka's {@code leader.replication.throttled.replicas} and
- * {@code follower.replication.throttled.replicas}: empty, {@code *} (every replica), or a comma-separated
- * list of {@code partition:brokerId} pairs. Stateless.
+ * The form Kafka accepts for {@code leader.replication.throttled.replicas} and
+ * {@code follower.replication.throttled.replicas}: {@code *} (every replica), or a comma-separated list
+ * whose entries, once trimmed, are empty or {@code partition:brokerId} with two int numbers. Stateless.
  */
 final class ThrottledReplicas {
 
-    private static final Pattern PAIR = Pattern.compile("\\s*\\d+\\s*:\\s*\\d+\\s*");
+    private static final Pattern PAIR = Pattern.compile("(\\d+):(\\d+)");
 
     private ThrottledReplicas() {
     }
 
-    static boolean isValid(String value) {
-        String trimmed = value.trim();
-        if (trimmed.isEmpty() || trimmed.equals("*")) {
-            return true;
+    /** What is wrong with {@code value} as the setting {@code name}, or null. */
+    static String problemWith(String name, String value) {
+        if (value.trim().equals("*")) {
+            return null;
         }
-        for (String pair : trimmed.split(",", -1)) {
-            if (!PAIR.matcher(pair).matches()) {
-                return false;
+        for (String entry : value.split(",", -1)) {
+            String trimmed = entry.trim();
+            if (!trimmed.isEmpty() && !isPair(trimmed)) {
+                return name + " = '" + value + "': '" + trimmed + "' is not a partition:broker pair such as 0:1"
+                        + " (the value is * or a comma-separated list of such pairs)";
             }
         }
-        return true;
+        return null;
+    }
+
+    private static boolean isPair(String entry) {
+        var match = PAIR.matcher(entry);
+        if (!match.matches()) {
+            return false;
+        }
+        try {
+            Integer.parseInt(match.group(1));
+            Integer.parseInt(match.group(2));
+            return true;
+        } catch (NumberFormatException tooLarge) {
+            return false;
+        }
     }
 }

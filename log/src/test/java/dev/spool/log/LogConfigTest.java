@@ -60,7 +60,8 @@ class LogConfigTest {
                 .containsEntry("local.retention.bytes", "-2");
         assertThat(LogConfig.defaults().asProperties()).containsEntry("compression.gzip.level", "-1")
                 .containsEntry("compression.lz4.level", "9").containsEntry("compression.zstd.level", "3")
-                .containsEntry("remote.storage.enable", "false").containsEntry("follower.replication.throttled.replicas", "");
+                .containsEntry("remote.storage.enable", "false")
+                .containsEntry("follower.replication.throttled.replicas", "");
         assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.gzip.level", "0")))
                 .hasMessageContaining("compression.gzip.level = 0").hasMessageContaining("-1, or 1 to 9");
         assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.lz4.level", "18")))
@@ -71,10 +72,14 @@ class LogConfigTest {
                 .hasMessageContaining("below the minimum -2");
         assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("remote.storage.enable", "true")))
                 .hasMessageContaining("no tiered storage");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", "0-1")))
-                .hasMessageContaining("partition:broker");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("follower.replication.throttled.replicas", "0:1,")))
-                .hasMessageContaining("follower.replication.throttled.replicas");
+        assertThat(LogConfig.fromProperties(Map.of("follower.replication.throttled.replicas", "0:1,,2:1,"))
+                .asProperties()).containsEntry("follower.replication.throttled.replicas", "0:1,,2:1,");
+        assertThat(LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", " * "))).isNotNull();
+        for (String bad : new String[] {"0-1", "0 : 1", "99999999999:1", "*,0:1", "a:b"}) {
+            assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", bad)))
+                    .as(bad).hasMessageContaining("leader.replication.throttled.replicas")
+                    .hasMessageContaining("partition:broker");
+        }
     }
 
     @Test

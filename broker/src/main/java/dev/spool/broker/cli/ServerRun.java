@@ -21,9 +21,9 @@ final class ServerRun {
     }
 
     /**
-     * {@link SpoolCommand#USAGE_ERROR} for an invalid setting, 1 when start-up failed. A broker stopped by a
-     * signal never returns here: the JVM exits once the shutdown hook has closed the broker, with its status
-     * for the signal (143 for SIGTERM, 130 for SIGINT), as Kafka's does.
+     * {@link SpoolCommand#USAGE_ERROR} for an invalid setting, 1 when start-up failed. After a stop by signal
+     * the value does not matter: the JVM is already exiting, once the shutdown hook has closed the broker, with
+     * its status for the signal (143 for SIGTERM, 130 for SIGINT), as Kafka's does.
      */
     static int run(Map<String, String> properties, PrintWriter err) {
         Broker broker;

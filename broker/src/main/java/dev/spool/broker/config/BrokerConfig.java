@@ -189,9 +189,11 @@ public final class BrokerConfig {
             LogDefaultSetting.same("unclean.leader.election.enable", "unclean.leader.election.enable",
                     "Default unclean.leader.election.enable."),
             LogDefaultSetting.same("log.preallocate", "preallocate", "Default preallocate."),
-            LogDefaultSetting.same("compression.gzip.level", "compression.gzip.level", "Default compression.gzip.level."),
+            LogDefaultSetting.same("compression.gzip.level", "compression.gzip.level",
+                    "Default compression.gzip.level."),
             LogDefaultSetting.same("compression.lz4.level", "compression.lz4.level", "Default compression.lz4.level."),
-            LogDefaultSetting.same("compression.zstd.level", "compression.zstd.level", "Default compression.zstd.level."),
+            LogDefaultSetting.same("compression.zstd.level", "compression.zstd.level",
+                    "Default compression.zstd.level."),
             LogDefaultSetting.same("log.local.retention.ms", "local.retention.ms", "Default local.retention.ms."),
             LogDefaultSetting.same("log.local.retention.bytes", "local.retention.bytes",
                     "Default local.retention.bytes."));

@@ -25,13 +25,11 @@ public enum ConfigType {
     }
 
     /**
-     * The type Kafka gives a topic config. The log module parses {@code cleanup.policy} and the
-     * throttled replica lists as strings but Kafka declares them lists (so IncrementalAlterConfigs may
-     * APPEND and SUBTRACT their values).
+     * The type Kafka gives a topic config. The log module parses {@code cleanup.policy} as a string
+     * but Kafka declares it a list (so IncrementalAlterConfigs may APPEND and SUBTRACT its values).
      */
     public static ConfigType of(LogConfigKey key) {
-        if (key == LogConfigKey.CLEANUP_POLICY || key == LogConfigKey.LEADER_REPLICATION_THROTTLED_REPLICAS
-                || key == LogConfigKey.FOLLOWER_REPLICATION_THROTTLED_REPLICAS) {
+        if (key == LogConfigKey.CLEANUP_POLICY) {
             return LIST;
         }
         return switch (key.type) {
@@ -40,6 +38,7 @@ public enum ConfigType {
             case DOUBLE -> DOUBLE;
             case BOOLEAN -> BOOLEAN;
             case STRING -> STRING;
+            case LIST -> LIST;
         };
     }
 }

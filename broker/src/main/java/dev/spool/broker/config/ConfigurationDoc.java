@@ -54,7 +54,9 @@ public final class ConfigurationDoc {
                 .append("| --- | --- | --- | --- | --- | --- |\n");
         for (LogDefaultSetting setting : BrokerConfig.LOG_DEFAULTS) {
             LogConfigKey topicKey = setting.topicKey();
-            String valid = topicKey.type == LogConfigKey.Type.STRING || topicKey.type == LogConfigKey.Type.BOOLEAN ? ""
+            boolean numeric = topicKey.type == LogConfigKey.Type.INT || topicKey.type == LogConfigKey.Type.LONG
+                    || topicKey.type == LogConfigKey.Type.DOUBLE;
+            String valid = !numeric ? ""
                     : topicKey.validValues() + (setting.toTopicUnit() == 1 ? "" : " (as " + topicKey.configName + ")");
             out.append("| `").append(setting.brokerName()).append("` | `").append(setting.topicName()).append("` ");
             cells(out, List.of(typeName(setting.type()), code(defaults.get(setting.brokerName())), valid,
