@@ -23,7 +23,7 @@ public enum LogConfigKey {
             "How far in the past a CreateTime timestamp may lie."),
     MESSAGE_TIMESTAMP_AFTER_MAX_MS("message.timestamp.after.max.ms", "3600000", Type.LONG, 0,
             "How far in the future a CreateTime timestamp may lie."),
-    CLEANUP_POLICY("cleanup.policy", "delete", Type.STRING, 0, "delete, compact, or both separated by a comma."),
+    CLEANUP_POLICY("cleanup.policy", "delete", Type.LIST, 0, "delete, compact, or both separated by a comma."),
     DELETE_RETENTION_MS("delete.retention.ms", "86400000", Type.LONG, 0, "How long tombstones survive compaction."),
     MIN_COMPACTION_LAG_MS("min.compaction.lag.ms", "0", Type.LONG, 0, "Minimum age of a record before compaction."),
     MAX_COMPACTION_LAG_MS("max.compaction.lag.ms", Long.toString(Long.MAX_VALUE), Type.LONG, 1, "Maximum age before compaction."),

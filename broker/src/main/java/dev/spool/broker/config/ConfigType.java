@@ -24,14 +24,8 @@ public enum ConfigType {
         return id;
     }
 
-    /**
-     * The type Kafka gives a topic config. The log module parses {@code cleanup.policy} as a string
-     * but Kafka declares it a list (so IncrementalAlterConfigs may APPEND and SUBTRACT its values).
-     */
+    /** The type Kafka gives a topic config; LIST ones take IncrementalAlterConfigs' APPEND and SUBTRACT. */
     public static ConfigType of(LogConfigKey key) {
-        if (key == LogConfigKey.CLEANUP_POLICY) {
-            return LIST;
-        }
         return switch (key.type) {
             case INT -> INT;
             case LONG -> LONG;
