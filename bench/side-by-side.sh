@@ -276,42 +276,25 @@ rss_row() { # rss_row NAME KEY
 # start_measured NAME: a start whose start-up time and idle RSS count; the broker is stopped again.
 # Each broker starts with the other one stopped: neither starts beside the other's first seconds (a
 # JVM 10 s after its start still compiles and collects).
+# spool_cds_mapped: 1 if the running Spool maps bin/spool's class-data archive, else 0 (see bin/spool).
+spool_cds_mapped() { tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile; }
+
+# stop_started NAME LOG_SUFFIX: stops a broker started on its own and keeps its output as broker-SUFFIX.out.
+stop_started() {
+  stop_broker "$(pid_of "$1")"
+  if [ "$1" = kafka ]; then KAFKA_PID=""; else SPOOL_PID=""; fi
+  mv "$OUT/$1/broker.out" "$OUT/$1/broker-$2.out"
+}
+
 start_measured() {
   log "$1: measured start (trial $TRIAL)"
   if [ "$1" = kafka ]; then start_kafka; else start_spool; fi
-  # bin/spool maps its class-data archive from the second start of a build on (see bin/spool)
-  [ "$1" = kafka ] \
-    || printf 'cds_warm\t%s\n' "$(tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile)" >>"$(tsv spool)"
+  [ "$1" = kafka ] || printf 'cds_warm\t%s\n' "$(spool_cds_mapped)" >>"$(tsv spool)"
   sleep "$IDLE_SETTLE_S"; rss_row "$1" rss_idle_mb
   log "$1: start-up $(kv "$(tsv "$1")" startup_s) s, idle RSS $(kv "$(tsv "$1")" rss_idle_mb) MB"
-  stop_broker "$(pid_of "$1")"
-  if [ "$1" = kafka ]; then KAFKA_PID=""; else SPOOL_PID=""; fi
-  mv "$OUT/$1/broker.out" "$OUT/$1/broker-measured-start-$TRIAL.out"
+  stop_started "$1" "measured-start-$TRIAL"
 }
 
-# c and c0 write to a topic of their own, so that d reads back exactly a's and b's records in any trial
-latency() { producer "$1" c latency "$NC" 100 "$RATE_C" all $((NC / 10)); }
-latency_without_linger() { producer "$1" c0 latency "$NC" 100 "$RATE_C" all $((NC / 10)) linger.ms=0; }
-
-# trials FUNCTION FIRST: FUNCTION BROKER for both brokers in each of TRIALS trials, FIRST going first
-# in odd trials and second in even ones; then each figure's median and its trials go to the broker's
-# results (fold_trials), the trials' own files to trials/.
-trials() {
-  local fn="$1" first="$2" second=kafka t b
-  [ "$first" = kafka ] && second=spool
-  for t in $(seq 1 "$TRIALS"); do
-    if [ $((t % 2)) = 1 ]; then TRIAL=$t "$fn" "$first"; TRIAL=$t "$fn" "$second"
-    else TRIAL=$t "$fn" "$second"; TRIAL=$t "$fn" "$first"; fi
-  done
-  mkdir -p "$OUT/trials"
-  for b in kafka spool; do
-    fold_trials $(for t in $(seq 1 "$TRIALS"); do echo "$OUT/$b.trial-$t.tsv"; done) >>"$OUT/$b.tsv"
-    for t in $(seq 1 "$TRIALS"); do mv "$OUT/$b.trial-$t.tsv" "$OUT/trials/$b-$fn-$t.tsv"; done
-  done
-}
-
-# --- the run ---------------------------------------------------------------------------------
-log "results in $OUT (records: a $NA, b $NB, c $NC at $RATE_C/s, e $NE x $GROUPS_E groups; $TRIALS trials)"
 # prime_spool: bin/spool writes a build's class-data archive when the build's first start exits and adopts
 # it at the next start (after checking it with a JVM run of its own); every later start maps it. The
 # measured starts are of a primed build, as are all but the first two starts of an installed one; the
@@ -321,14 +304,40 @@ prime_spool() {
   for i in 1 2; do
     log "spool: priming start $i (unmeasured)"
     STARTUP_KEY="priming_${i}_startup_s" start_spool
-    warm="$(tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile)"
+    warm="$(spool_cds_mapped)"
     printf 'priming_%s_cds_warm\t%s\n' "$i" "$warm" >>"$ST"
-    stop_broker "$SPOOL_PID"; SPOOL_PID=""
-    mv "$OUT/spool/broker.out" "$OUT/spool/broker-priming-$i.out"
+    stop_started spool "priming-$i"
     [ "$warm" = 1 ] && break
   done
 }
 
+# c and c0 write to a topic of their own, so that d reads back exactly a's and b's records in any trial
+latency() { producer "$1" c latency "$NC" 100 "$RATE_C" all $((NC / 10)); }
+latency_without_linger() { producer "$1" c0 latency "$NC" 100 "$RATE_C" all $((NC / 10)) linger.ms=0; }
+
+# trials FUNCTION FIRST: FUNCTION BROKER for both brokers in each of TRIALS trials, FIRST going first
+# in odd trials and second in even ones; then each figure's median and its trials go to the broker's
+# results (fold_trials) from the trials' own files, kept in trials/.
+trials() {
+  local fn="$1" first="$2" second=kafka t b files
+  [ "$first" = kafka ] && second=spool
+  for t in $(seq 1 "$TRIALS"); do
+    if [ $((t % 2)) = 1 ]; then TRIAL=$t "$fn" "$first"; TRIAL=$t "$fn" "$second"
+    else TRIAL=$t "$fn" "$second"; TRIAL=$t "$fn" "$first"; fi
+  done
+  mkdir -p "$OUT/trials"
+  for b in kafka spool; do
+    files=()
+    for t in $(seq 1 "$TRIALS"); do
+      files+=("$OUT/trials/$b-$fn-$t.tsv")
+      mv "$OUT/$b.trial-$t.tsv" "${files[-1]}"
+    done
+    fold_trials "${files[@]}" >>"$OUT/$b.tsv"
+  done
+}
+
+# --- the run ---------------------------------------------------------------------------------
+log "results in $OUT (records: a $NA, b $NB, c $NC at $RATE_C/s, e $NE x $GROUPS_E groups; $TRIALS trials)"
 prime_spool
 trials start_measured kafka
 log "starting Spool and Kafka, unmeasured, for the workloads"
