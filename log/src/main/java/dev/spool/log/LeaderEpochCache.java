@@ -31,13 +31,18 @@ public final class LeaderEpochCache {
 
     /** Records that {@code epoch} starts at {@code startOffset}, if it is newer than the latest known epoch. */
     public synchronized void maybeAssign(int epoch, long startOffset) throws IOException {
-        if (epoch < 0 || (!startOffsets.isEmpty() && epoch <= startOffsets.lastKey())) {
+        if (!isNew(epoch)) {
             return;
         }
         // An epoch cannot start before an earlier one's start: drop entries it supersedes.
         startOffsets.values().removeIf(offset -> offset >= startOffset);
         startOffsets.put(epoch, startOffset);
         persist();
+    }
+
+    /** Whether {@link #maybeAssign} would record {@code epoch} (and write the checkpoint file). */
+    public synchronized boolean isNew(int epoch) {
+        return epoch >= 0 && (startOffsets.isEmpty() || epoch > startOffsets.lastKey());
     }
 
     /** The latest epoch, or -1. */

@@ -122,6 +122,33 @@ public final class PartitionLog implements AutoCloseable {
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
         lock.lock();
         try {
+            return appendAsLeaderLocked(batches, leaderEpoch, true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * As {@link #appendAsLeader}, but only if the append cannot wait on anything but its write to the
+     * page cache, so that a network thread may do it: returns null, having written nothing, if another
+     * thread holds the partition's lock, or if the append would roll a new segment (creating files),
+     * record a new leader epoch (writing its checkpoint file) or fsync under {@code flush.messages}.
+     * {@code batches} are then as they were.
+     */
+    public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
+        if (!lock.tryLock()) {
+            return null;
+        }
+        try {
+            return appendAsLeaderLocked(batches, leaderEpoch, false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The append of both methods above, called holding the lock. */
+    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean mayWait) throws IOException {
+        try {
             ensureOpen();
             long nowMs = clock.nowMs();
             boolean logAppendTime = config.logAppendTime;
@@ -132,17 +159,27 @@ public final class PartitionLog implements AutoCloseable {
             for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
                 checkWholeBatch(batches, position);
                 appendBatch.wrap(batches, position);
-                appendBatch.setBaseOffset(nextOffset);
-                appendBatch.setPartitionLeaderEpoch(leaderEpoch);
-                if (logAppendTime) {
-                    appendBatch.setLogAppendTime(nowMs);
-                }
-                nextOffset = appendBatch.nextOffset();
-                maxTimestamp = Math.max(maxTimestamp, appendBatch.maxTimestamp());
+                nextOffset += appendBatch.lastOffsetDelta() + 1L;
+                maxTimestamp = Math.max(maxTimestamp, logAppendTime ? nowMs : appendBatch.maxTimestamp());
                 batchCount++;
             }
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
+            }
+            if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(nextOffset)
+                    || mustRoll(batches.remaining(), firstOffset, nextOffset - 1, maxTimestamp, nowMs))) {
+                return null;
+            }
+            // Only now, when the append will happen, are the batches rewritten.
+            long offset = firstOffset;
+            for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
+                appendBatch.wrap(batches, position);
+                appendBatch.setBaseOffset(offset);
+                appendBatch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime) {
+                    appendBatch.setLogAppendTime(nowMs);
+                }
+                offset = appendBatch.nextOffset();
             }
             leaderEpochs.maybeAssign(leaderEpoch, firstOffset);
             int size = write(batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
@@ -150,8 +187,6 @@ public final class PartitionLog implements AutoCloseable {
                     logStartOffset, batchCount, size);
         } catch (IOException e) {
             throw reported(e);
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -205,17 +240,26 @@ public final class PartitionLog implements AutoCloseable {
     private int write(ByteBuffer batches, long firstOffset, long lastOffset, long maxTimestamp, long nowMs)
             throws IOException {
         int size = batches.remaining();
-        LogSegment active = segments.lastEntry().getValue();
-        if (active.shouldRoll(config, size, lastOffset, maxTimestamp, nowMs, rollJitterMs)
-                || firstOffset - active.baseOffset() > Integer.MAX_VALUE) {
-            active = rollAt(firstOffset);
-        }
+        LogSegment active = mustRoll(size, firstOffset, lastOffset, maxTimestamp, nowMs) ? rollAt(firstOffset)
+                : segments.lastEntry().getValue();
         active.append(batches);
         logEndOffset = lastOffset + 1;
-        if (logEndOffset - recoveryPoint >= config.flushMessages) {
+        if (mustFlush(logEndOffset)) {
             flushUpTo(logEndOffset);
         }
         return size;
+    }
+
+    /** flush.messages: whether the log must be fsynced once it ends at {@code newLogEndOffset}. */
+    private boolean mustFlush(long newLogEndOffset) {
+        return newLogEndOffset - recoveryPoint >= config.flushMessages;
+    }
+
+    /** Whether appending these batches needs a new active segment first (called holding the lock). */
+    private boolean mustRoll(int size, long firstOffset, long lastOffset, long maxTimestamp, long nowMs) {
+        LogSegment active = segments.lastEntry().getValue();
+        return active.shouldRoll(config, size, lastOffset, maxTimestamp, nowMs, rollJitterMs)
+                || firstOffset - active.baseOffset() > Integer.MAX_VALUE;
     }
 
     // ---------------------------------------------------------------- read
@@ -636,6 +680,12 @@ public final class PartitionLog implements AutoCloseable {
 
     public long logEndOffset() {
         return logEndOffset;
+    }
+
+    /** The base offset of the active segment (the last one), or -1 if the log has none (it is closed). */
+    public long activeSegmentBaseOffset() {
+        Map.Entry<Long, LogSegment> active = segments.lastEntry();
+        return active == null ? -1 : active.getKey();
     }
 
     public long highWatermark() {

@@ -38,6 +38,47 @@ class PartitionLogTest {
     }
 
     @Test
+    void tryAppendAsLeaderAppendsAsAppendAsLeaderDoes() throws IOException {
+        try (PartitionLog log = open(LogConfig.defaults())) {
+            log.appendAsLeader(batch("a", 3, 1000, CompressionType.NONE), 5);
+            AppendInfo tried = log.tryAppendAsLeader(batch("b", 2, 2000, CompressionType.NONE), 5);
+            assertThat(tried).isNotNull();
+            assertThat(tried.firstOffset()).isEqualTo(3);
+            assertThat(tried.lastOffset()).isEqualTo(4);
+            assertThat(tried.maxTimestampMs()).isEqualTo(2000);
+            assertThat(readAll(log, 0)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+            ByteBuffer raw = log.read(3, 1 << 20).readFully();
+            assertThat(new RecordBatch().wrap(raw, 0).partitionLeaderEpoch()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void tryAppendAsLeaderRefusesAnAppendThatWouldWriteANewLeaderEpochRollOrFsync() throws IOException {
+        try (PartitionLog log = open(TestLogs.config("segment.bytes", 1024))) {
+            log.appendAsLeader(batch("a", 3, 1000, CompressionType.NONE), 5);
+            ByteBuffer newEpoch = batch("b", 2, 2000, CompressionType.NONE);
+            assertRefusedUnchanged(log, newEpoch, 6);
+            assertThat(log.leaderEpochs().entries()).doesNotContainKey(6);
+            ByteBuffer big = batch("c".repeat(600), 1, 2000, CompressionType.NONE);
+            assertRefusedUnchanged(log, big, 5);
+            assertThat(log.segments()).hasSize(1);
+            assertThat(log.appendAsLeader(big, 5).firstOffset()).isEqualTo(3);
+            assertThat(log.segments()).hasSize(2);
+        }
+        try (PartitionLog log = open(TestLogs.config("flush.messages", 1))) {
+            assertRefusedUnchanged(log, batch("d", 1, 3000, CompressionType.NONE), 5);
+        }
+    }
+
+    private static void assertRefusedUnchanged(PartitionLog log, ByteBuffer batch, int leaderEpoch) throws IOException {
+        ByteBuffer before = ByteBuffer.allocate(batch.remaining()).put(batch.duplicate()).flip();
+        long logEndOffset = log.logEndOffset();
+        assertThat(log.tryAppendAsLeader(batch, leaderEpoch)).isNull();
+        assertThat(batch).isEqualTo(before);
+        assertThat(log.logEndOffset()).isEqualTo(logEndOffset);
+    }
+
+    @Test
     void appendAssignsOffsetsAndReadsBack() throws IOException {
         try (PartitionLog log = open(LogConfig.defaults())) {
             AppendInfo first = log.appendAsLeader(batch("a", 3, 1000, CompressionType.NONE), 5);

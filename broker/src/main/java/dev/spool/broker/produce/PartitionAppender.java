@@ -8,7 +8,6 @@ import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
-import dev.spool.log.segment.LogSegment;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import java.io.IOException;
@@ -20,14 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Thread-safe: every method hands its work to this partition's {@link SerialExecutor}, so validation,
+ * Thread-safe: every method runs its work on this partition's {@link SerialExecutor}, so validation,
  * the idempotence check, the append and the producer state update of one partition happen one at a
- * time, off the network threads (an append may fsync under {@code flush.messages}).
+ * time. An append runs on the calling network thread when the executor is idle and the append can wait
+ * on nothing but its write to the page cache (see {@link #append}); everything else runs on the io
+ * threads, off the network threads.
  *
  * <p>Owns the partition's {@link ProducerStateManager}, loaded on first use by
  * {@link ProducerStateLoader}, and its snapshots: one when the log rolls a new segment (named by the
@@ -41,7 +41,7 @@ public final class PartitionAppender {
     private static final int IN_SYNC_REPLICAS = 1;
 
     private final Partition partition;
-    private final Executor queue;
+    private final SerialExecutor queue;
     private final LogClock clock;
     private final long producerIdExpirationMs;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
@@ -50,7 +50,7 @@ public final class PartitionAppender {
     private long lastSnapshotOffset = -1;
     private boolean closed;
 
-    PartitionAppender(Partition partition, Executor queue, LogClock clock, long producerIdExpirationMs) {
+    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock, long producerIdExpirationMs) {
         this.partition = partition;
         this.queue = queue;
         this.clock = clock;
@@ -67,10 +67,22 @@ public final class PartitionAppender {
      * part of the produce response. With {@code acks} -1 the in-sync
      * replica set (this broker alone) must reach the topic's {@code min.insync.replicas}, else
      * NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
+     *
+     * <p>Design note: the append runs here, on the calling network thread, when nothing of this partition
+     * is queued or running and the append can wait on nothing but its write to the page cache (see
+     * {@link #appendNow}); the answer is then complete on return. A hand-off to an io thread and back
+     * costs two thread wake-ups, more CPU than the append itself for a request of one small batch. A
+     * write to the page cache is I/O as the network threads' sendfile reads are: no fsync and no wait for
+     * another thread happens on a network thread.
      */
     public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks) {
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks)
-                .setIndex(partition.topicPartition().partition()), queue);
+        int index = partition.topicPartition().partition();
+        PartitionProduceResponse here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false));
+        if (here != null) {
+            return CompletableFuture.completedFuture(here.setIndex(index));
+        }
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true).setIndex(index),
+                queue);
     }
 
     /** The partition's producers (for DescribeProducers), as of the last append. */
@@ -129,13 +141,24 @@ public final class PartitionAppender {
         }, queue);
     }
 
-    private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks) {
+    /**
+     * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
+     * on more than a write to the page cache: loading the producer state (reads the log), inflating a
+     * compressed batch to validate it (CPU time bounded only by the inflation limit), a segment rolled
+     * since the last append (its producer snapshot is fsynced), or what
+     * {@link PartitionLog#tryAppendAsLeader} refuses.
+     */
+    private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
         try {
             if (closed) {
                 return error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down");
             }
             if (partition.isOffline()) {
                 return error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline");
+            }
+            if (!mayWait && (producerState == null || RecordBatch.isCompressedAt(records, records.position())
+                    || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
+                return null;
             }
             ensureLoaded();
             LogConfig config = partition.log().config();
@@ -165,7 +188,7 @@ public final class PartitionAppender {
                     return refused;
                 }
             }
-            return write(records, producerId, epoch, firstSequence, lastSequence);
+            return write(records, producerId, epoch, firstSequence, lastSequence, mayWait);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
             return error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
@@ -187,13 +210,20 @@ public final class PartitionAppender {
         }
     }
 
-    /** Appends a checked batch, then records it in the producer state and wakes whoever waits for data. */
+    /**
+     * Appends a checked batch, then records it in the producer state and wakes whoever waits for data;
+     * with {@code mayWait} false, null if the log refuses to append without waiting.
+     */
     private PartitionProduceResponse write(ByteBuffer records, long producerId, short epoch, int firstSequence,
-                                           int lastSequence) throws IOException {
+                                           int lastSequence, boolean mayWait) throws IOException {
         PartitionLog log = partition.log();
-        AppendInfo info = log.appendAsLeader(records, partition.leaderEpoch());
+        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch())
+                : log.tryAppendAsLeader(records, partition.leaderEpoch());
+        if (info == null) {
+            return null;
+        }
         try {
-            maybeSnapshotAfterRoll(info.firstOffset());
+            maybeSnapshotAfterRoll(info.firstOffset(), mayWait);
         } catch (IOException e) {
             // The records are written; a missing snapshot only makes the next recovery replay more.
             LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
@@ -253,7 +283,7 @@ public final class PartitionAppender {
     private void ensureLoaded() throws IOException {
         if (producerState == null) {
             producerState = ProducerStateLoader.load(partition.log());
-            activeSegmentBaseOffset = activeSegmentBaseOffset();
+            activeSegmentBaseOffset = partition.log().activeSegmentBaseOffset();
             TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(partition.log().dir());
             lastSnapshotOffset = snapshots.isEmpty() ? -1 : snapshots.lastKey();
         }
@@ -261,25 +291,33 @@ public final class PartitionAppender {
 
     /**
      * A new segment was rolled at the first offset of this append: snapshot the state as it was before
-     * the append, i.e. as of the new segment's base offset, as Kafka does at every roll.
+     * the append, i.e. as of the new segment's base offset, as Kafka does at every roll. Without
+     * {@code mayWait} (another thread rolled the log just before this append) the entries are taken now
+     * and the file, which is fsynced, is written next on the io threads.
      */
-    private void maybeSnapshotAfterRoll(long appendFirstOffset) throws IOException {
-        long base = activeSegmentBaseOffset();
+    private void maybeSnapshotAfterRoll(long appendFirstOffset, boolean mayWait) throws IOException {
+        long base = partition.log().activeSegmentBaseOffset();
         if (base == activeSegmentBaseOffset) {
             return;
         }
         activeSegmentBaseOffset = base;
-        if (base == appendFirstOffset && producerState.mapEndOffset() == appendFirstOffset) {
-            writeSnapshot(base);
-        }
-    }
-
-    private void writeSnapshot(long offset) throws IOException {
-        if (offset == lastSnapshotOffset) {
+        if (base != appendFirstOffset || producerState.mapEndOffset() != appendFirstOffset
+                || base == lastSnapshotOffset) {
             return;
         }
         producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-        writeSnapshot(offset, producerState.snapshotEntriesAsOf(offset));
+        List<ProducerSnapshotFile.Entry> entries = producerState.snapshotEntriesAsOf(base);
+        if (mayWait) {
+            writeSnapshot(base, entries);
+            return;
+        }
+        queue.execute(() -> {
+            try {
+                writeSnapshot(base, entries);
+            } catch (IOException e) {
+                LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
+            }
+        });
     }
 
     private void writeSnapshot(long offset, List<ProducerSnapshotFile.Entry> entries) throws IOException {
@@ -305,7 +343,7 @@ public final class PartitionAppender {
         PartitionLog log = partition.log();
         producerState.advanceTo(log.logEndOffset());
         producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-        long offset = producerState.cachedBatchesStartOffset(activeSegmentBaseOffset());
+        long offset = producerState.cachedBatchesStartOffset(log.activeSegmentBaseOffset());
         for (Path later : ProducerSnapshotFile.list(log.dir()).tailMap(offset, false).values()) {
             Files.deleteIfExists(later);
         }
@@ -321,16 +359,6 @@ public final class PartitionAppender {
                 Files.deleteIfExists(snapshot.getValue());
             }
         }
-    }
-
-    /**
-     * The base offset of the log's active segment. Design note: PartitionLog has no accessor for it
-     * yet, so this copies the segment list once per append; a roll listener or an accessor in the log
-     * module would make it free.
-     */
-    private long activeSegmentBaseOffset() {
-        List<LogSegment> segments = partition.log().segments();
-        return segments.isEmpty() ? -1 : segments.get(segments.size() - 1).baseOffset();
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Thread-safe: runs its tasks one at a time, in submission order, on a shared pool, so the work of one
@@ -23,6 +24,23 @@ final class SerialExecutor implements Executor {
 
     SerialExecutor(Executor pool) {
         this.pool = pool;
+    }
+
+    /**
+     * Calls {@code task} on the calling thread if no task of this executor is queued or running, holding
+     * the executor meanwhile, so that tasks submitted during the call run after it; returns its result,
+     * or null without calling it if the executor is busy.
+     */
+    <T> T callHereIfIdle(Supplier<T> task) {
+        if (!tasks.isEmpty() || !scheduled.compareAndSet(false, true)) {
+            return null;
+        }
+        try {
+            return task.get();
+        } finally {
+            scheduled.set(false);
+            maybeSchedule();
+        }
     }
 
     @Override

@@ -17,7 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,11 +54,15 @@ class PartitionAppenderTest {
     }
 
     private void open(LogConfig config) throws IOException {
+        // A same-thread pool: each call completes before it returns.
+        open(config, Runnable::run);
+    }
+
+    private void open(LogConfig config, Executor ioThreads) throws IOException {
         dir = dataDir.resolve("topic-0");
         log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
         partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, 3);
-        // A same-thread pool: each call completes before it returns.
-        appender = new PartitionAppender(partition, new SerialExecutor(Runnable::run), () -> NOW_MS, 86_400_000L);
+        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS, 86_400_000L);
     }
 
     private void reopen(LogConfig config) throws IOException {
@@ -88,6 +96,35 @@ class PartitionAppenderTest {
         assertThat(second.logStartOffset()).isZero();
         assertThat(log.highWatermark()).isEqualTo(5);
         assertThat(woken).hasValue(2);
+    }
+
+    @Test
+    void anAppendRunsOnTheCallingThreadOnlyWhenItCanWaitOnNothingButItsWrite() throws IOException {
+        Queue<Runnable> ioThreads = new ArrayDeque<>();
+        open(LogConfig.defaults(), ioThreads::add);
+        CompletableFuture<PartitionProduceResponse> first = appender.append(batch(PRODUCER, (short) 0, 0, 2), VERSION,
+                (short) -1);
+        assertThat(first).as("the first append loads the producer state: on the io threads").isNotDone();
+        ioThreads.remove().run();
+        assertThat(first.join().baseOffset()).isZero();
+
+        CompletableFuture<PartitionProduceResponse> second = appender.append(batch(PRODUCER, (short) 0, 2, 2), VERSION,
+                (short) -1);
+        assertThat(second).as("an uncompressed batch: answered on the calling thread").isDone();
+        assertThat(second.join().baseOffset()).isEqualTo(2);
+        assertThat(ioThreads).isEmpty();
+
+        ByteBuffer compressed = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 0, 4)
+                .append(NOW_MS, null, new byte[100]).build();
+        CompletableFuture<PartitionProduceResponse> third = appender.append(compressed, VERSION, (short) -1);
+        assertThat(third).as("a compressed batch is inflated on the io threads").isNotDone();
+        CompletableFuture<PartitionProduceResponse> fourth = appender.append(batch(PRODUCER, (short) 0, 5, 1), VERSION,
+                (short) -1);
+        assertThat(fourth).as("queued behind the third").isNotDone();
+        ioThreads.remove().run();
+        assertThat(third.join().baseOffset()).isEqualTo(4);
+        assertThat(fourth.join().baseOffset()).isEqualTo(5);
+        assertThat(log.logEndOffset()).isEqualTo(6);
     }
 
     @Test

@@ -41,6 +41,15 @@ public final class RecordBatch {
         return LOG_OVERHEAD_BYTES + buffer.getInt(startIndex + BATCH_LENGTH_OFFSET);
     }
 
+    /**
+     * Whether the batch starting at {@code startIndex} names a codec other than none in its attributes;
+     * false when the bytes before the limit end before its attributes.
+     */
+    public static boolean isCompressedAt(ByteBuffer buffer, int startIndex) {
+        return buffer.limit() - startIndex >= ATTRIBUTES_OFFSET + Short.BYTES
+                && (buffer.getShort(startIndex + ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) != 0;
+    }
+
     public ByteBuffer buffer() {
         return buffer;
     }
