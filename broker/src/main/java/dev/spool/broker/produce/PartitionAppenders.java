@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Thread-safe: the {@link PartitionAppender} of each partition that has been produced to or described,
- * and the pool of {@code num.io.threads} threads their appends run on. A partition object replaced by
+ * and the pool of {@code num.io.threads} threads for the work they do not do on the network threads
+ * (see {@link PartitionAppender#append}). A partition object replaced by
  * the partition manager (topic deleted and created again) gets a fresh appender; appenders of
  * partitions no longer hosted are dropped by the periodic producer expiration check.
  * {@link #close()} writes each hosted partition's shutdown snapshot; close it before the logs.
