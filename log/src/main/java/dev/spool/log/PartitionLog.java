@@ -117,39 +117,52 @@ public final class PartitionLog implements AutoCloseable {
      * Appends batches from a producer: assigns offsets from the log end offset, writes
      * {@code leaderEpoch} into each batch, and under LogAppendTime stamps the time (rewriting the CRC);
      * all in place in {@code batches} (position to limit: whole batches the caller validated), which are
-     * then written as they are.
+     * then written as they are. The high watermark stays where it is.
      */
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
+        return appendAsLeader(batches, leaderEpoch, false);
+    }
+
+    /**
+     * As {@link #appendAsLeader(ByteBuffer, int)}; with {@code commit} (the leader's in-sync replica set is
+     * the leader alone) the high watermark moves to the new log end offset in the same step.
+     */
+    public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, true);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true);
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * As {@link #appendAsLeader}, but only if the append cannot wait on anything but its write to the
-     * page cache, so that a network thread may do it: returns null, having written nothing, if another
-     * thread holds the partition's lock, or if the append would roll a new segment (creating files),
-     * record a new leader epoch (writing its checkpoint file) or fsync under {@code flush.messages}.
-     * {@code batches} are then as they were.
+     * As {@link #appendAsLeader(ByteBuffer, int, boolean)}, but only if the append cannot wait on
+     * anything but its write to the page cache, so that a network thread may do it: returns null, having
+     * written nothing, if another thread holds the partition's lock, or if the append would roll a new
+     * segment (creating files), record a new leader epoch (writing its checkpoint file) or fsync under
+     * {@code flush.messages}. {@code batches} are then as they were.
      */
-    public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
+    public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         if (!lock.tryLock()) {
             return null;
         }
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, false);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, false);
         } finally {
             lock.unlock();
         }
     }
 
-    /** The append of both methods above, called holding the lock. */
-    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean mayWait) throws IOException {
+    /**
+     * The append of the methods above, called holding the lock. The config is read once: a change
+     * made meanwhile cannot make the refused roll or fsync happen after all.
+     */
+    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait)
+            throws IOException {
         try {
             ensureOpen();
+            LogConfig config = this.config;
             long nowMs = clock.nowMs();
             boolean logAppendTime = config.logAppendTime;
             long firstOffset = logEndOffset;
@@ -166,8 +179,8 @@ public final class PartitionLog implements AutoCloseable {
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
             }
-            if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(nextOffset)
-                    || mustRoll(batches.remaining(), firstOffset, nextOffset - 1, maxTimestamp, nowMs))) {
+            if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(config, nextOffset)
+                    || mustRoll(config, batches.remaining(), firstOffset, nextOffset - 1, maxTimestamp, nowMs))) {
                 return null;
             }
             // Only now, when the append will happen, are the batches rewritten.
@@ -182,7 +195,10 @@ public final class PartitionLog implements AutoCloseable {
                 offset = appendBatch.nextOffset();
             }
             leaderEpochs.maybeAssign(leaderEpoch, firstOffset);
-            int size = write(batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
+            int size = write(config, batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
+            if (commit) {
+                highWatermark = logEndOffset;
+            }
             return new AppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? nowMs : -1,
                     logStartOffset, batchCount, size);
         } catch (IOException e) {
@@ -220,7 +236,7 @@ public final class PartitionLog implements AutoCloseable {
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
             }
-            int size = write(batches, firstOffset, expected - 1, maxTimestamp, clock.nowMs());
+            int size = write(config, batches, firstOffset, expected - 1, maxTimestamp, clock.nowMs());
             return new AppendInfo(firstOffset, expected - 1, maxTimestamp, -1, logStartOffset, batchCount, size);
         } catch (IOException e) {
             throw reported(e);
@@ -237,26 +253,27 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    private int write(ByteBuffer batches, long firstOffset, long lastOffset, long maxTimestamp, long nowMs)
-            throws IOException {
+    private int write(LogConfig config, ByteBuffer batches, long firstOffset, long lastOffset, long maxTimestamp,
+                      long nowMs) throws IOException {
         int size = batches.remaining();
-        LogSegment active = mustRoll(size, firstOffset, lastOffset, maxTimestamp, nowMs) ? rollAt(firstOffset)
-                : segments.lastEntry().getValue();
+        LogSegment active = mustRoll(config, size, firstOffset, lastOffset, maxTimestamp, nowMs)
+                ? rollAt(firstOffset) : segments.lastEntry().getValue();
         active.append(batches);
         logEndOffset = lastOffset + 1;
-        if (mustFlush(logEndOffset)) {
+        if (mustFlush(config, logEndOffset)) {
             flushUpTo(logEndOffset);
         }
         return size;
     }
 
     /** flush.messages: whether the log must be fsynced once it ends at {@code newLogEndOffset}. */
-    private boolean mustFlush(long newLogEndOffset) {
+    private boolean mustFlush(LogConfig config, long newLogEndOffset) {
         return newLogEndOffset - recoveryPoint >= config.flushMessages;
     }
 
     /** Whether appending these batches needs a new active segment first (called holding the lock). */
-    private boolean mustRoll(int size, long firstOffset, long lastOffset, long maxTimestamp, long nowMs) {
+    private boolean mustRoll(LogConfig config, int size, long firstOffset, long lastOffset, long maxTimestamp,
+                             long nowMs) {
         LogSegment active = segments.lastEntry().getValue();
         return active.shouldRoll(config, size, lastOffset, maxTimestamp, nowMs, rollJitterMs)
                 || firstOffset - active.baseOffset() > Integer.MAX_VALUE;

@@ -38,17 +38,25 @@ class PartitionLogTest {
     }
 
     @Test
-    void tryAppendAsLeaderAppendsAsAppendAsLeaderDoes() throws IOException {
-        try (PartitionLog log = open(LogConfig.defaults())) {
+    void tryAppendAsLeaderAppendsAsAppendAsLeaderDoesAndCommitsIfAsked() throws IOException {
+        try (PartitionLog log = open(TestLogs.config("message.timestamp.type", "LogAppendTime"))) {
             log.appendAsLeader(batch("a", 3, 1000, CompressionType.NONE), 5);
-            AppendInfo tried = log.tryAppendAsLeader(batch("b", 2, 2000, CompressionType.NONE), 5);
+            assertThat(log.highWatermark()).as("appendAsLeader without commit").isZero();
+            ByteBuffer two = ByteBuffer.allocate(1024);
+            two.put(batch("b", 2, 2000, CompressionType.NONE)).put(batch("c", 1, 3000, CompressionType.NONE)).flip();
+            AppendInfo tried = log.tryAppendAsLeader(two, 5, true);
             assertThat(tried).isNotNull();
             assertThat(tried.firstOffset()).isEqualTo(3);
-            assertThat(tried.lastOffset()).isEqualTo(4);
-            assertThat(tried.maxTimestampMs()).isEqualTo(2000);
-            assertThat(readAll(log, 0)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+            assertThat(tried.lastOffset()).isEqualTo(5);
+            assertThat(tried.batchCount()).isEqualTo(2);
+            assertThat(tried.maxTimestampMs()).isEqualTo(clock.nowMs());
+            assertThat(log.highWatermark()).isEqualTo(6);
+            assertThat(readAll(log, 0)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
             ByteBuffer raw = log.read(3, 1 << 20).readFully();
-            assertThat(new RecordBatch().wrap(raw, 0).partitionLeaderEpoch()).isEqualTo(5);
+            RecordBatch first = new RecordBatch().wrap(raw, 0);
+            assertThat(first.partitionLeaderEpoch()).isEqualTo(5);
+            assertThat(first.isLogAppendTime()).isTrue();
+            assertThat(new RecordBatch().wrap(raw, first.sizeInBytes()).baseOffset()).isEqualTo(5);
         }
     }
 
@@ -65,17 +73,24 @@ class PartitionLogTest {
             assertThat(log.appendAsLeader(big, 5).firstOffset()).isEqualTo(3);
             assertThat(log.segments()).hasSize(2);
         }
-        try (PartitionLog log = open(TestLogs.config("flush.messages", 1))) {
-            assertRefusedUnchanged(log, batch("d", 1, 3000, CompressionType.NONE), 5);
+    }
+
+    @Test
+    void tryAppendAsLeaderRefusesAnAppendThatFlushMessagesWouldFsync() throws IOException {
+        try (PartitionLog log = open(TestLogs.config("flush.messages", 2))) {
+            log.appendAsLeader(batch("a", 1, 1000, CompressionType.NONE), 5); // epoch 5 known, recovery point 0
+            assertRefusedUnchanged(log, batch("b", 1, 2000, CompressionType.NONE), 5);
+            assertThat(log.recoveryPoint()).isZero();
         }
     }
 
     private static void assertRefusedUnchanged(PartitionLog log, ByteBuffer batch, int leaderEpoch) throws IOException {
         ByteBuffer before = ByteBuffer.allocate(batch.remaining()).put(batch.duplicate()).flip();
         long logEndOffset = log.logEndOffset();
-        assertThat(log.tryAppendAsLeader(batch, leaderEpoch)).isNull();
+        assertThat(log.tryAppendAsLeader(batch, leaderEpoch, true)).isNull();
         assertThat(batch).isEqualTo(before);
         assertThat(log.logEndOffset()).isEqualTo(logEndOffset);
+        assertThat(log.highWatermark()).isLessThanOrEqualTo(logEndOffset);
     }
 
     @Test

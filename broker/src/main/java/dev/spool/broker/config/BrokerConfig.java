@@ -82,9 +82,10 @@ public final class BrokerConfig {
             .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Integer> NUM_IO_THREADS = ConfigKey.integer("num.io.threads", 8,
-            "Threads for the produce work a network thread does not do itself: compressed batches, appends that "
-                    + "roll a segment or fsync, and appends to a partition busy with another (appends to one partition "
-                    + "run one at a time).")
+            "Threads for the produce work a network thread leaves to them: compressed batches, a partition's "
+                    + "first append (it loads the producer state), appends that roll a segment, start a leader epoch or "
+                    + "fsync, and appends to a partition another thread is working on (appends to one partition run one "
+                    + "at a time).")
             .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Long> PRODUCER_ID_EXPIRATION_MS = ConfigKey.longValue("producer.id.expiration.ms",
             86400000, "How long a partition keeps an idle idempotent producer's state after its last batch.")

@@ -40,8 +40,8 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
             builder.append(nowMs, GroupRecordSerde.key(record), GroupRecordSerde.value(record));
         }
         PartitionLog log = partition.log();
-        log.appendAsLeader(builder.build(), partition.leaderEpoch());
-        log.updateHighWatermark(log.logEndOffset());
+        // The only replica: the records are committed once appended.
+        log.appendAsLeader(builder.build(), partition.leaderEpoch(), true);
         partition.notifyAppended();
     }
 

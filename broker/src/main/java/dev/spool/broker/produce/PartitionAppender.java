@@ -71,9 +71,12 @@ public final class PartitionAppender {
      * <p>Design note: the append runs here, on the calling network thread, when nothing of this partition
      * is queued or running and the append can wait on nothing but its write to the page cache (see
      * {@link #appendNow}); the answer is then complete on return. A hand-off to an io thread and back
-     * costs two thread wake-ups, more CPU than the append itself for a request of one small batch. A
-     * write to the page cache is I/O as the network threads' sendfile reads are: no fsync and no wait for
-     * another thread happens on a network thread.
+     * costs two thread wake-ups, more CPU than the append itself for a request of one small batch. No
+     * fsync and no wait for another thread happens on a network thread this way. The write to the page
+     * cache is I/O as the network threads' sendfile reads are, and like them it can still sleep in the
+     * kernel: when the disk falls behind, Linux throttles writers of dirty pages, and the network thread
+     * with them (the io threads would stall as well then, but the connections on that network thread
+     * would not).
      */
     public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks) {
         int index = partition.topicPartition().partition();
@@ -217,8 +220,9 @@ public final class PartitionAppender {
     private PartitionProduceResponse write(ByteBuffer records, long producerId, short epoch, int firstSequence,
                                            int lastSequence, boolean mayWait) throws IOException {
         PartitionLog log = partition.log();
-        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch())
-                : log.tryAppendAsLeader(records, partition.leaderEpoch());
+        // One broker: the in-sync replica set is this broker, so the append commits (acks=all is satisfied).
+        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), true)
+                : log.tryAppendAsLeader(records, partition.leaderEpoch(), true);
         if (info == null) {
             return null;
         }
@@ -234,8 +238,6 @@ public final class PartitionAppender {
         } else {
             producerState.advanceTo(info.lastOffset() + 1);
         }
-        // One broker: the in-sync replica set is this broker, so acks=all is satisfied by the append.
-        log.updateHighWatermark(log.logEndOffset());
         partition.notifyAppended();
         return new PartitionProduceResponse()
                 .setErrorCode(Errors.NONE.code())
@@ -312,6 +314,9 @@ public final class PartitionAppender {
             return;
         }
         queue.execute(() -> {
+            if (closed || partition.isOffline()) {
+                return; // the shutdown snapshot, or the next start's replay, covers this offset
+            }
             try {
                 writeSnapshot(base, entries);
             } catch (IOException e) {

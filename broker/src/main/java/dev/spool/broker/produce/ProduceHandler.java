@@ -29,7 +29,9 @@ import java.util.function.Supplier;
  * Produce (versions 3 and later; 0-2 are advertised for librdkafka's sake, KAFKA-18659, and refused by
  * the dispatcher): resolves each partition, hands its records to the partition's
  * {@link PartitionAppender} and gathers the answers in request order. Every partition is judged on
- * its own: a bad one never fails the others. Thread-safe; never blocks the network thread.
+ * its own: a bad one never fails the others. Thread-safe; a partition's append runs on the calling
+ * network thread only when it can wait on nothing but its write to the page cache (see
+ * {@link PartitionAppender#append}).
  *
  * <p>acks: 0, 1 and -1 (all) are accepted; with one broker the in-sync replica set is this broker, so
  * all three are satisfied once the append is done (acks=all on a topic whose

@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * Thread-safe: runs its tasks one at a time, in submission order, on a shared pool, so the work of one
- * partition is serialized while different partitions proceed in parallel. A task's effects are visible
- * to the next (the queue hand-off orders them).
+ * partition is serialized while different partitions proceed in parallel; {@link #callHereIfIdle} runs
+ * one on the calling thread instead when nothing is queued or running. A task's effects are visible to
+ * the next (the hand-off of the {@code scheduled} flag and the queue orders them).
  *
  * <p>Design note: a drain runs at most {@link #MAX_TASKS_PER_DRAIN} tasks before yielding its pool
  * thread, so one busy partition cannot starve the others sharing the pool.

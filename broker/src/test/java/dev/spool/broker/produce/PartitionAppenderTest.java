@@ -128,6 +128,30 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void anAppendTheLogRefusesOnTheCallingThreadIsDoneOnTheIoThreadsFromTheSameBytes() throws IOException {
+        Queue<Runnable> ioThreads = new ArrayDeque<>();
+        ByteBuffer first = batch(PRODUCER, (short) 0, 0, 100);
+        ByteBuffer rolling = batch(PRODUCER, (short) 0, 100, 100);
+        int segmentBytes = first.remaining() + rolling.remaining() - 1; // the second batch needs a new segment
+        open(LogConfig.defaults().with(Map.of("segment.bytes", String.valueOf(segmentBytes))), ioThreads::add);
+        appender.append(first, VERSION, (short) -1);
+        ioThreads.remove().run();
+        CompletableFuture<PartitionProduceResponse> rolled = appender.append(rolling, VERSION, (short) -1);
+        assertThat(rolled).as("a roll creates files: on the io threads").isNotDone();
+        ioThreads.remove().run();
+        assertThat(rolled.join().errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(rolled.join().baseOffset()).isEqualTo(100);
+        assertThat(log.segments()).hasSize(2);
+        assertThat(log.highWatermark()).isEqualTo(200);
+        assertThat(Files.exists(dir.resolve("00000000000000000100.snapshot"))).as("the roll's producer snapshot").isTrue();
+        CompletableFuture<PartitionProduceResponse> next = appender.append(batch(PRODUCER, (short) 0, 200, 1), VERSION,
+                (short) -1);
+        assertThat(next).as("the roll is known: back on the calling thread").isDone();
+        assertThat(next.join().baseOffset()).isEqualTo(200);
+        assertThat(ioThreads).isEmpty();
+    }
+
+    @Test
     void aRetriedBatchGetsItsOriginalOffsetAndIsNotWrittenAgain() throws IOException {
         open(LogConfig.defaults());
         append(batch(PRODUCER, (short) 0, 0, 2));
