@@ -3,6 +3,7 @@ package dev.spool.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Header;
 import dev.spool.log.record.Record;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -153,6 +155,31 @@ class ProduceIT {
                 assertThatThrownBy(() -> future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidTimestampException.class);
             }
+        }
+    }
+
+    @Test
+    void aTopicsCompressionTypeIsTheCodecOnDiskWhateverTheProducerSends() throws Exception {
+        try (SpoolProcess spool = SpoolProcess.start()) {
+            createTopic(spool.bootstrap(), "zipped", 1, Map.of("compression.type", "gzip"));
+            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(),
+                    Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
+                for (int i = 0; i < 20; i++) {
+                    producer.send(new ProducerRecord<>("zipped", "key-" + i, "value-" + i));
+                }
+                producer.flush();
+            }
+            assertThatThrownBy(() -> createTopic(spool.bootstrap(), "refused", 1, Map.of("compression.type", "none")))
+                    .hasCauseInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer");
+            spool.stop();
+            assertThat(PartitionFiles.compressionTypes(spool.dataDir(), "zipped", 0)).isNotEmpty()
+                    .containsOnly(CompressionType.GZIP);
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                expected.add("value-" + i);
+            }
+            assertThat(values(PartitionFiles.records(spool.dataDir(), "zipped", 0))).isEqualTo(expected);
         }
     }
 

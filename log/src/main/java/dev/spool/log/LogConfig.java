@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.record.CompressionType;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,7 +30,8 @@ public final class LogConfig {
     public final long minCompactionLagMs;
     public final long maxCompactionLagMs;
     public final double minCleanableDirtyRatio;
-    public final String compressionType;
+    /** compression.type: the codec the broker stores batches in, or null to keep the producer's. */
+    public final CompressionType finalCompression;
     public final int minInsyncReplicas;
 
     private final Map<LogConfigKey, String> values;
@@ -54,7 +56,7 @@ public final class LogConfig {
         maxCompactionLagMs = longValue(LogConfigKey.MAX_COMPACTION_LAG_MS);
         minCleanableDirtyRatio = Double.parseDouble(values.get(LogConfigKey.MIN_CLEANABLE_DIRTY_RATIO));
         minInsyncReplicas = (int) longValue(LogConfigKey.MIN_INSYNC_REPLICAS);
-        compressionType = values.get(LogConfigKey.COMPRESSION_TYPE);
+        finalCompression = finalCompression(values.get(LogConfigKey.COMPRESSION_TYPE));
         String timestampType = values.get(LogConfigKey.MESSAGE_TIMESTAMP_TYPE);
         if (!timestampType.equals("CreateTime") && !timestampType.equals("LogAppendTime")) {
             throw new IllegalArgumentException("message.timestamp.type must be CreateTime or LogAppendTime, not '"
@@ -72,6 +74,18 @@ public final class LogConfig {
         }
         compact = compactPolicy;
         delete = deletePolicy;
+    }
+
+    /** The compression.type that keeps each batch's codec as produced. */
+    public static final String PRODUCER_COMPRESSION = "producer";
+
+    /** The codec a compression.type value stores batches in: null for producer or an unknown value. */
+    static CompressionType finalCompression(String compressionType) {
+        return switch (compressionType) {
+            case "uncompressed" -> CompressionType.NONE;
+            case "gzip", "snappy", "lz4", "zstd" -> CompressionType.forName(compressionType);
+            default -> null;
+        };
     }
 
     /** Kafka's defaults. */

@@ -3,8 +3,8 @@ package dev.spool.log;
 /**
  * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
  * type, allowed values and a one-line description. {@link LogConfig} parses values from these. Kafka's
- * settings for features Spool does not have yet (tiered storage, replication throttles, the broker
- * recompressing) are accepted, validated and described as Kafka does, and do nothing.
+ * settings for features Spool does not have yet (tiered storage, replication throttles, compression
+ * levels) are accepted, validated and described as Kafka does, and do nothing.
  */
 public enum LogConfigKey {
     SEGMENT_BYTES("segment.bytes", "1073741824", Type.INT, 14, "Size of a segment file before a new one is rolled."),
@@ -28,13 +28,22 @@ public enum LogConfigKey {
     MIN_COMPACTION_LAG_MS("min.compaction.lag.ms", "0", Type.LONG, 0, "Minimum age of a record before compaction."),
     MAX_COMPACTION_LAG_MS("max.compaction.lag.ms", Long.toString(Long.MAX_VALUE), Type.LONG, 1, "Maximum age before compaction."),
     MIN_CLEANABLE_DIRTY_RATIO("min.cleanable.dirty.ratio", "0.5", Type.DOUBLE, 0, "Dirty ratio that triggers compaction."),
-    COMPRESSION_TYPE("compression.type", "producer", Type.STRING, 0, "Final compression: producer, none, gzip, snappy, lz4, zstd."),
+    COMPRESSION_TYPE("compression.type", "producer", Type.STRING, 0,
+            "Codec of the stored batches: producer (as produced), or the broker recompresses batches in another "
+                    + "codec to uncompressed, zstd, lz4, snappy or gzip.") {
+        @Override
+        public String problemWith(String value) {
+            return LogConfig.finalCompression(value) != null || value.equals(LogConfig.PRODUCER_COMPRESSION) ? null
+                    : "Invalid value " + value + " for configuration compression.type: String must be one of: "
+                            + "uncompressed, zstd, lz4, snappy, gzip, producer";
+        }
+    },
     MIN_INSYNC_REPLICAS("min.insync.replicas", "1", Type.INT, 1, "Replicas that must acknowledge acks=all."),
     PREALLOCATE("preallocate", "false", Type.BOOLEAN, 0, "Preallocate segment files (ignored: never preallocated)."),
     UNCLEAN_LEADER_ELECTION_ENABLE("unclean.leader.election.enable", "false", Type.BOOLEAN, 0,
             "Allow an out-of-sync replica to become leader."),
     COMPRESSION_GZIP_LEVEL("compression.gzip.level", "-1", Type.INT, -1, 9,
-            "gzip level when the broker compresses (kept: Spool stores batches as produced).") {
+            "gzip level when the broker compresses (not applied yet: Spool compresses at the codec's default level).") {
         @Override
         public boolean allows(long value) {
             return value == -1 || (value >= 1 && value <= 9); // -1 is zlib's default; 0 (store) is not a level here
@@ -46,9 +55,9 @@ public enum LogConfigKey {
         }
     },
     COMPRESSION_LZ4_LEVEL("compression.lz4.level", "9", Type.INT, 1, 17,
-            "lz4 level when the broker compresses (kept: Spool stores batches as produced)."),
+            "lz4 level when the broker compresses (not applied yet: Spool compresses at the codec's default level)."),
     COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
-            "zstd level when the broker compresses (kept: Spool stores batches as produced)."),
+            "zstd level when the broker compresses (not applied yet: Spool compresses at the codec's default level)."),
     LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2,
             "Tiered storage's local retention; -2 is retention.ms (kept: Spool has no tiered storage)."),
     LOCAL_RETENTION_BYTES("local.retention.bytes", "-2", Type.LONG, -2,

@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.record.CompressionType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,23 @@ class LogConfigTest {
                 .hasMessageContaining("no.such.config");
         assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("cleanup.policy", "keep")))
                 .hasMessageContaining("keep");
+    }
+
+    @Test
+    void compressionTypeTakesKafkasValuesAndNamesTheCodecTheBrokerStores() {
+        assertThat(LogConfig.defaults().finalCompression).as("producer").isNull();
+        assertThat(LogConfig.fromProperties(Map.of("compression.type", "uncompressed")).finalCompression)
+                .isEqualTo(CompressionType.NONE);
+        for (CompressionType codec : List.of(CompressionType.GZIP, CompressionType.SNAPPY, CompressionType.LZ4,
+                CompressionType.ZSTD)) {
+            assertThat(LogConfig.fromProperties(Map.of("compression.type", codec.configName)).finalCompression)
+                    .isEqualTo(codec);
+        }
+        for (String refused : List.of("none", "GZIP", "brotli", "")) {
+            assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.type", refused)))
+                    .hasMessage("Invalid value " + refused + " for configuration compression.type: String must be one "
+                            + "of: uncompressed, zstd, lz4, snappy, gzip, producer");
+        }
     }
 
     @Test

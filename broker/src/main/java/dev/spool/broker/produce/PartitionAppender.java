@@ -6,6 +6,7 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.protocol.Errors;
@@ -147,7 +148,8 @@ public final class PartitionAppender {
     /**
      * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
      * on more than a write to the page cache: loading the producer state (reads the log), inflating a
-     * compressed batch to validate it (CPU time bounded only by the inflation limit), a segment rolled
+     * compressed batch to validate it or compressing one for the topic's {@code compression.type} (CPU
+     * time bounded only by the batch size and the inflation limit), a segment rolled
      * since the last append (its producer snapshot is fsynced), or what
      * {@link PartitionLog#tryAppendAsLeader} refuses.
      */
@@ -160,6 +162,7 @@ public final class PartitionAppender {
                 return error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline");
             }
             if (!mayWait && (producerState == null || RecordBatch.isCompressedAt(records, records.position())
+                    || compressesOnAppend(partition.log().config())
                     || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
                 return null;
             }
@@ -191,7 +194,16 @@ public final class PartitionAppender {
                     return refused;
                 }
             }
-            return write(records, producerId, epoch, firstSequence, lastSequence, mayWait);
+            ByteBuffer stored = records;
+            if (Recompression.needed(batch, config.finalCompression)) {
+                stored = Recompression.rebuild(batch, config.finalCompression);
+                Rejection tooLarge = ProduceBatchValidator.checkSize(stored.remaining(), config);
+                if (tooLarge != null) {
+                    return error(tooLarge.error(), "Recompressed to " + config.finalCompression.configName + ": "
+                            + tooLarge.message());
+                }
+            }
+            return write(stored, producerId, epoch, firstSequence, lastSequence, mayWait);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
             return error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
@@ -271,6 +283,11 @@ public final class PartitionAppender {
                         + firstSequence + ".." + lastSequence + " after last sequence " + entry.lastSequence()
                         + " of epoch " + entry.producerEpoch());
         }
+    }
+
+    /** Whether the topic's compression.type makes appends compress (uncompressed and producer do not). */
+    private static boolean compressesOnAppend(LogConfig config) {
+        return config.finalCompression != null && config.finalCompression != CompressionType.NONE;
     }
 
     private static PartitionProduceResponse error(Errors error, String message) {

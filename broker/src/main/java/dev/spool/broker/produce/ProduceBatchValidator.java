@@ -117,9 +117,9 @@ public final class ProduceBatchValidator {
             return Rejection.of(Errors.INVALID_RECORD, "The base offset of a produced batch must be 0, got "
                     + batch.baseOffset());
         }
-        if (size > config.maxMessageBytes) {
-            return Rejection.of(Errors.MESSAGE_TOO_LARGE, "The batch of " + size
-                    + " bytes is larger than max.message.bytes = " + config.maxMessageBytes);
+        Rejection tooLarge = aboveMaxMessageBytes(size, config);
+        if (tooLarge != null) {
+            return tooLarge;
         }
         BatchValidation validation = batch.validate();
         if (validation == BatchValidation.UNSUPPORTED_COMPRESSION) {
@@ -129,9 +129,9 @@ public final class ProduceBatchValidator {
         if (!validation.isValid() && validation != BatchValidation.INVALID_RECORD_COUNT) {
             return Rejection.of(Errors.CORRUPT_MESSAGE, "Record batch is corrupt: " + validation);
         }
-        if (size > config.segmentBytes) {
-            return Rejection.of(Errors.RECORD_LIST_TOO_LARGE, "The batch of " + size
-                    + " bytes is larger than segment.bytes = " + config.segmentBytes);
+        Rejection tooLargeForSegment = aboveSegmentBytes(size, config);
+        if (tooLargeForSegment != null) {
+            return tooLargeForSegment;
         }
         int count = batch.recordCount();
         if (count <= 0 || batch.lastOffsetDelta() + 1 != count) {
@@ -146,6 +146,22 @@ public final class ProduceBatchValidator {
                     + " is invalid for producer id " + batch.producerId());
         }
         return validateRecords(config, nowMs, compression);
+    }
+
+    /** Whether a batch of {@code size} bytes may be stored under {@code config}: null, or why not. */
+    static Rejection checkSize(int size, LogConfig config) {
+        Rejection tooLarge = aboveMaxMessageBytes(size, config);
+        return tooLarge != null ? tooLarge : aboveSegmentBytes(size, config);
+    }
+
+    private static Rejection aboveMaxMessageBytes(int size, LogConfig config) {
+        return size <= config.maxMessageBytes ? null : Rejection.of(Errors.MESSAGE_TOO_LARGE, "The batch of " + size
+                + " bytes is larger than max.message.bytes = " + config.maxMessageBytes);
+    }
+
+    private static Rejection aboveSegmentBytes(int size, LogConfig config) {
+        return size <= config.segmentBytes ? null : Rejection.of(Errors.RECORD_LIST_TOO_LARGE, "The batch of " + size
+                + " bytes is larger than segment.bytes = " + config.segmentBytes);
     }
 
     private Rejection validateRecords(LogConfig config, long nowMs, CompressionType compression) {

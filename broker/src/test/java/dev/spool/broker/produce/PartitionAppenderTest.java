@@ -7,6 +7,9 @@ import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.Header;
+import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
@@ -16,8 +19,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -149,6 +152,51 @@ class PartitionAppenderTest {
         assertThat(next).as("the roll is known: back on the calling thread").isDone();
         assertThat(next.join().baseOffset()).isEqualTo(200);
         assertThat(ioThreads).isEmpty();
+    }
+
+    @Test
+    void aTopicCompressionTypeStoresBatchesInThatCodecKeepingRecordsAndProducer() throws IOException {
+        open(LogConfig.defaults().with(Map.of("compression.type", "gzip")));
+        ByteBuffer produced = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 2, 0)
+                .append(NOW_MS - 5, "k0".getBytes(StandardCharsets.UTF_8), "v0".getBytes(StandardCharsets.UTF_8),
+                        new Header("h", ByteBuffer.wrap(new byte[] {1, 2})))
+                .append(NOW_MS, null, "v1".getBytes(StandardCharsets.UTF_8)).build();
+        ByteBuffer retry = ByteBuffer.allocate(produced.remaining()).put(produced.duplicate()).flip();
+        assertThat(append(produced).errorCode()).isEqualTo(Errors.NONE.code());
+
+        RecordBatch stored = new RecordBatch().wrap(log.read(0, 1 << 20).readFully(), 0);
+        assertThat(stored.compressionType()).isEqualTo(CompressionType.GZIP);
+        assertThat(stored.producerId()).isEqualTo(PRODUCER);
+        assertThat(stored.producerEpoch()).isEqualTo((short) 2);
+        assertThat(stored.baseSequence()).isZero();
+        assertThat(stored.validate().isValid()).isTrue();
+        List<Record> records = stored.records();
+        assertThat(records).extracting(Record::offset).containsExactly(0L, 1L);
+        assertThat(records).extracting(Record::timestamp).containsExactly(NOW_MS - 5, NOW_MS);
+        assertThat(StandardCharsets.UTF_8.decode(records.get(0).key()).toString()).isEqualTo("k0");
+        assertThat(StandardCharsets.UTF_8.decode(records.get(1).value()).toString()).isEqualTo("v1");
+        assertThat(records.get(0).headers()).containsExactly(new Header("h", ByteBuffer.wrap(new byte[] {1, 2})));
+
+        PartitionProduceResponse duplicate = append(retry);
+        assertThat(duplicate.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(duplicate.baseOffset()).as("the retry is known by its producer and sequences").isZero();
+        assertThat(log.logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void uncompressedStoresACompressedBatchInflatedUnlessItThenExceedsMaxMessageBytes() throws IOException {
+        open(LogConfig.defaults().with(Map.of("compression.type", "uncompressed", "max.message.bytes", "5000")));
+        ByteBuffer small = new RecordBatchBuilder(CompressionType.ZSTD).append(NOW_MS, null, new byte[1000]).build();
+        assertThat(append(small).errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(new RecordBatch().wrap(log.read(0, 1 << 20).readFully(), 0).compressionType())
+                .isEqualTo(CompressionType.NONE);
+        ByteBuffer inflatesPastTheLimit = new RecordBatchBuilder(CompressionType.ZSTD)
+                .append(NOW_MS, null, new byte[10_000]).build();
+        assertThat(inflatesPastTheLimit.remaining()).isLessThan(5000);
+        PartitionProduceResponse refused = append(inflatesPastTheLimit);
+        assertThat(refused.errorCode()).isEqualTo(Errors.MESSAGE_TOO_LARGE.code());
+        assertThat(refused.errorMessage()).startsWith("Recompressed to none: The batch of");
+        assertThat(log.logEndOffset()).isEqualTo(1);
     }
 
     @Test

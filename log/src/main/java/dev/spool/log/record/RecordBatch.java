@@ -283,7 +283,8 @@ public final class RecordBatch {
 
     /**
      * Decodes every record of the batch, inflating it first if compressed. Allocates; meant for tools,
-     * tests and compaction, never the append or fetch path.
+     * tests, compaction and the broker's recompression (compression.type), never the fetch path or an
+     * append kept in the producer's codec.
      *
      * @throws CorruptRecordException if the records section does not decode to {@link #recordCount()} records
      */
