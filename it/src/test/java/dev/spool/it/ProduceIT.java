@@ -14,10 +14,13 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -168,6 +171,14 @@ class ProduceIT {
                     producer.send(new ProducerRecord<>("zipped", "key-" + i, "value-" + i));
                 }
                 producer.flush();
+            }
+            try (KafkaConsumer<byte[], byte[]> consumer = ConsumeIT.consumer(spool.bootstrap(), Map.of())) {
+                consumer.assign(List.of(new TopicPartition("zipped", 0)));
+                consumer.seekToBeginning(List.of(new TopicPartition("zipped", 0)));
+                List<ConsumerRecord<byte[], byte[]>> read = ConsumeIT.poll(consumer, 20);
+                assertThat(read).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
+                        LongStream.range(0, 20).boxed().toList());
+                assertThat(new String(read.get(19).value(), StandardCharsets.UTF_8)).isEqualTo("value-19");
             }
             assertThatThrownBy(() -> createTopic(spool.bootstrap(), "refused", 1, Map.of("compression.type", "none")))
                     .hasCauseInstanceOf(InvalidConfigurationException.class)

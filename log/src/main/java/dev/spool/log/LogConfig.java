@@ -4,12 +4,16 @@ import dev.spool.log.record.CompressionType;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Immutable: the settings of one partition log, parsed from Kafka-named properties (topic overrides
  * over defaults); the keys, defaults and bounds are declared once in {@link LogConfigKey}.
  */
 public final class LogConfig {
+    private static final Logger LOG = LoggerFactory.getLogger(LogConfig.class);
+
     public final int segmentBytes;
     public final long segmentMs;
     public final long segmentJitterMs;
@@ -117,6 +121,35 @@ public final class LogConfig {
         Map<String, String> merged = new HashMap<>(asProperties());
         merged.putAll(overrides);
         return fromProperties(merged);
+    }
+
+    /**
+     * As {@link #fromProperties}, for values an earlier run stored (topic overrides and dynamic broker
+     * defaults in the metadata log): a name this version does not know or a value it no longer accepts
+     * (an earlier version took any compression.type) is skipped with a warning, and the default applies,
+     * so that the broker still starts; a request with such a value is refused.
+     */
+    public static LogConfig fromStoredProperties(Map<String, String> properties) {
+        return fromProperties(acceptable(properties));
+    }
+
+    /** As {@link #with}, for stored overrides (see {@link #fromStoredProperties}). */
+    public LogConfig withStored(Map<String, String> overrides) {
+        return with(acceptable(overrides));
+    }
+
+    private static Map<String, String> acceptable(Map<String, String> stored) {
+        Map<String, String> kept = new HashMap<>();
+        for (Map.Entry<String, String> entry : stored.entrySet()) {
+            try {
+                fromProperties(Map.of(entry.getKey(), entry.getValue()));
+                kept.put(entry.getKey(), entry.getValue());
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Ignoring the stored setting {}={} (the default applies): {}", entry.getKey(),
+                        entry.getValue(), e.getMessage());
+            }
+        }
+        return kept;
     }
 
     /** Every value by its Kafka name, defaults included. */

@@ -69,6 +69,19 @@ class LogConfigTest {
     }
 
     @Test
+    void storedValuesThisVersionRefusesAreSkippedAndTheDefaultApplies() {
+        LogConfig stored = LogConfig.fromStoredProperties(Map.of("compression.type", "none", "retention.ms", "1000",
+                "no.such.config", "1"));
+        assertThat(stored.finalCompression).isNull();
+        assertThat(stored.retentionMs).isEqualTo(1000);
+        LogConfig withStored = stored.withStored(Map.of("message.timestamp.type", "Sometimes", "segment.bytes", "2048"));
+        assertThat(withStored.logAppendTime).isFalse();
+        assertThat(withStored.segmentBytes).isEqualTo(2048);
+        assertThatThrownBy(() -> stored.with(Map.of("compression.type", "none")))
+                .as("a request is still refused").isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void kafkasSettingsForFeaturesSpoolLacksAreValidatedAsKafkaDoes() {
         LogConfig config = LogConfig.fromProperties(Map.of("compression.gzip.level", "9", "compression.lz4.level", "17",
                 "compression.zstd.level", "-131072", "local.retention.ms", "-2", "remote.storage.enable", "false",

@@ -109,8 +109,8 @@ public final class ConfigDescriber {
 
     private List<DescribeConfigsResourceResult> topicEntries(MetadataImage image, Map<String, String> overrides,
                                                              boolean dropLeadingSynonyms) {
-        Map<String, String> values = LogConfig.fromProperties(layers.topicLogDefaults(image)).with(overrides)
-                .asProperties();
+        Map<String, String> values = LogConfig.fromStoredProperties(layers.topicLogDefaults(image))
+                .withStored(overrides).asProperties();
         List<DescribeConfigsResourceResult> entries = new ArrayList<>();
         for (LogConfigKey key : sortedTopicKeys()) {
             List<String> brokerNames = new ArrayList<>();

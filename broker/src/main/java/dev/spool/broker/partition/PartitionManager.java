@@ -111,7 +111,8 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
 
     /** The effective log config of a topic: broker defaults, then the topic's overrides. */
     public LogConfig logConfig(MetadataImage image, String topic) {
-        return LogConfig.fromProperties(logConfigDefaults.apply(image)).with(image.configs(ConfigResource.topic(topic)));
+        return LogConfig.fromStoredProperties(logConfigDefaults.apply(image))
+                .withStored(image.configs(ConfigResource.topic(topic)));
     }
 
     @Override
@@ -125,9 +126,9 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
             }
         }
         // The broker's defaults are resolved once per image: they change only with a broker ConfigRecord.
-        LogConfig brokerDefaults = LogConfig.fromProperties(logConfigDefaults.apply(current));
+        LogConfig brokerDefaults = LogConfig.fromStoredProperties(logConfigDefaults.apply(current));
         for (TopicImage topic : current.topics()) {
-            LogConfig config = brokerDefaults.with(current.configs(ConfigResource.topic(topic.name())));
+            LogConfig config = brokerDefaults.withStored(current.configs(ConfigResource.topic(topic.name())));
             for (PartitionImage image : topic.partitions().values()) {
                 TopicPartition topicPartition = new TopicPartition(topic.name(), image.partition());
                 Partition partition = partitions.get(topicPartition);

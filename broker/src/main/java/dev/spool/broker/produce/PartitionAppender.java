@@ -161,13 +161,13 @@ public final class PartitionAppender {
             if (partition.isOffline()) {
                 return error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline");
             }
+            // Read once: a config change meanwhile cannot make this append compress on a network thread.
+            LogConfig config = partition.log().config();
             if (!mayWait && (producerState == null || RecordBatch.isCompressedAt(records, records.position())
-                    || compressesOnAppend(partition.log().config())
-                    || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
+                    || compressesOnAppend(config) || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
                 return null;
             }
             ensureLoaded();
-            LogConfig config = partition.log().config();
             // Kafka checks the in-sync replicas before it looks at the records.
             if (acks == ACKS_ALL && config.minInsyncReplicas > IN_SYNC_REPLICAS) {
                 return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
@@ -199,8 +199,8 @@ public final class PartitionAppender {
                 stored = Recompression.rebuild(batch, config.finalCompression);
                 Rejection tooLarge = ProduceBatchValidator.checkSize(stored.remaining(), config);
                 if (tooLarge != null) {
-                    return error(tooLarge.error(), "Recompressed to " + config.finalCompression.configName + ": "
-                            + tooLarge.message());
+                    return error(tooLarge.error(), "Recompressed for compression.type "
+                            + Recompression.configValue(config.finalCompression) + ": " + tooLarge.message());
                 }
             }
             return write(stored, producerId, epoch, firstSequence, lastSequence, mayWait);

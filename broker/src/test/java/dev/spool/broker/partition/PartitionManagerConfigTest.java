@@ -61,6 +61,18 @@ class PartitionManagerConfigTest {
     }
 
     @Test
+    void aStoredValueThisVersionRefusesFallsBackToTheDefaultInsteadOfFailing() {
+        // An earlier version accepted any compression.type: its metadata log may hold one.
+        fixture.setConfig(ORDERS, "compression.type", "none");
+        fixture.setConfig(ORDERS, "retention.ms", "60000");
+        fixture.createTopic("later", 1);
+
+        assertThat(log().config().finalCompression).isNull();
+        assertThat(log().config().retentionMs).isEqualTo(60_000L);
+        assertThat(fixture.log("later", 0)).isNotNull();
+    }
+
+    @Test
     void smallerSegmentBytesRollsTheNextAppends() throws IOException {
         append(600);
         append(600);

@@ -195,7 +195,7 @@ class PartitionAppenderTest {
         assertThat(inflatesPastTheLimit.remaining()).isLessThan(5000);
         PartitionProduceResponse refused = append(inflatesPastTheLimit);
         assertThat(refused.errorCode()).isEqualTo(Errors.MESSAGE_TOO_LARGE.code());
-        assertThat(refused.errorMessage()).startsWith("Recompressed to none: The batch of");
+        assertThat(refused.errorMessage()).startsWith("Recompressed for compression.type uncompressed: The batch of");
         assertThat(log.logEndOffset()).isEqualTo(1);
     }
 
