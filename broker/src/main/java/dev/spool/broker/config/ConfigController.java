@@ -237,8 +237,10 @@ public final class ConfigController {
             try {
                 LogConfig.fromProperties(Map.of(topicName, setting.getValue()));
             } catch (IllegalArgumentException e) {
-                return Problem.of(Errors.INVALID_REQUEST, "Invalid value " + setting.getValue() + " for configuration "
-                        + setting.getKey() + ": " + e.getMessage());
+                // Some checks already word their message as Kafka does ("Invalid value X for configuration Y: ...").
+                String prefix = "Invalid value " + setting.getValue() + " for configuration ";
+                return Problem.of(Errors.INVALID_REQUEST, e.getMessage().startsWith(prefix) ? e.getMessage()
+                        : prefix + setting.getKey() + ": " + e.getMessage());
             }
         }
         return null;

@@ -152,6 +152,11 @@ class ConfigControllerTest {
         assertThat(badValue.error()).isEqualTo(Errors.INVALID_REQUEST);
         assertThat(badValue.message()).startsWith("Invalid value big for configuration log.segment.bytes");
 
+        Outcome badCodec = incremental(image, ConfigResource.BROKER, "1", false,
+                op("compression.type", ConfigController.SET, "none")).result().get(0);
+        assertThat(badCodec.message()).isEqualTo("Invalid value none for configuration compression.type: String must "
+                + "be one of: uncompressed, zstd, lz4, snappy, gzip, producer");
+
         assertThat(incremental(image, ConfigResource.BROKER, "7", false,
                 op("log.retention.ms", ConfigController.SET, "1")).result().get(0).error())
                 .isEqualTo(Errors.INVALID_REQUEST);
