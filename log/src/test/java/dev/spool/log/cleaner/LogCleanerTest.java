@@ -88,10 +88,11 @@ class LogCleanerTest {
     void aCleaningThatFailsOnTheDiskTakesTheLogDirOffline() throws Exception {
         open();
         PartitionLog compacted = manager.getOrCreate(new TopicPartition("c-topic", 0));
-        writeKeys(compacted, 40, 10);
         // The cleaned segment's file name is held by a non-empty directory: removing it fails (ENOTEMPTY).
+        // Made before the log has anything to clean: the cleaner thread may start the moment it has.
         Path cleaned = compacted.dir().resolve(LogFileNames.name(0, LogFileNames.LOG_SUFFIX) + LogFileNames.CLEANED_SUFFIX);
         Files.createDirectories(cleaned.resolve("occupied"));
+        writeKeys(compacted, 40, 10);
         manager.cleaner().wakeUp();
         await(() -> manager.cleaner().stats().failedCleanings() >= 1, "a failed cleaning");
         await(compacted::isOffline, "the log dir offline");
