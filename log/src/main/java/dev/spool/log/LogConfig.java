@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.record.CompressionCodecs;
 import dev.spool.log.record.CompressionType;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -36,6 +37,8 @@ public final class LogConfig {
     public final double minCleanableDirtyRatio;
     /** compression.type: the codec the broker stores batches in, or null to keep the producer's. */
     public final CompressionType finalCompression;
+    private final int gzipLevel;
+    private final int zstdLevel;
     public final int minInsyncReplicas;
 
     private final Map<LogConfigKey, String> values;
@@ -61,6 +64,8 @@ public final class LogConfig {
         minCleanableDirtyRatio = Double.parseDouble(values.get(LogConfigKey.MIN_CLEANABLE_DIRTY_RATIO));
         minInsyncReplicas = (int) longValue(LogConfigKey.MIN_INSYNC_REPLICAS);
         finalCompression = finalCompression(values.get(LogConfigKey.COMPRESSION_TYPE));
+        gzipLevel = (int) longValue(LogConfigKey.COMPRESSION_GZIP_LEVEL);
+        zstdLevel = (int) longValue(LogConfigKey.COMPRESSION_ZSTD_LEVEL);
         String timestampType = values.get(LogConfigKey.MESSAGE_TIMESTAMP_TYPE);
         if (!timestampType.equals("CreateTime") && !timestampType.equals("LogAppendTime")) {
             throw new IllegalArgumentException("message.timestamp.type must be CreateTime or LogAppendTime, not '"
@@ -78,6 +83,15 @@ public final class LogConfig {
         }
         compact = compactPolicy;
         delete = deletePolicy;
+    }
+
+    /** compression.gzip.level or compression.zstd.level for those codecs; the codec's default for the others. */
+    public int compressionLevel(CompressionType codec) {
+        return switch (codec) {
+            case GZIP -> gzipLevel;
+            case ZSTD -> zstdLevel;
+            default -> CompressionCodecs.defaultLevel(codec);
+        };
     }
 
     /** The compression.type that keeps each batch's codec as produced. */

@@ -3,8 +3,8 @@ package dev.spool.log;
 /**
  * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
  * type, allowed values and a one-line description. {@link LogConfig} parses values from these. Kafka's
- * settings for features Spool does not have yet (tiered storage, replication throttles, compression
- * levels) are accepted, validated and described as Kafka does, and do nothing.
+ * settings for features Spool does not have yet (tiered storage, replication throttles, the lz4
+ * compression level) are accepted, validated and described as Kafka does, and do nothing.
  */
 public enum LogConfigKey {
     SEGMENT_BYTES("segment.bytes", "1073741824", Type.INT, 14, "Size of a segment file before a new one is rolled."),
@@ -43,7 +43,7 @@ public enum LogConfigKey {
     UNCLEAN_LEADER_ELECTION_ENABLE("unclean.leader.election.enable", "false", Type.BOOLEAN, 0,
             "Allow an out-of-sync replica to become leader."),
     COMPRESSION_GZIP_LEVEL("compression.gzip.level", "-1", Type.INT, -1, 9,
-            "gzip level when the broker compresses (not applied yet: Spool compresses at the codec's default level).") {
+            "gzip level when the broker compresses (compression.type gzip).") {
         @Override
         public boolean allows(long value) {
             return value == -1 || (value >= 1 && value <= 9); // -1 is zlib's default; 0 (store) is not a level here
@@ -55,9 +55,9 @@ public enum LogConfigKey {
         }
     },
     COMPRESSION_LZ4_LEVEL("compression.lz4.level", "9", Type.INT, 1, 17,
-            "lz4 level when the broker compresses (not applied yet: Spool compresses at the codec's default level)."),
+            "lz4 level when the broker compresses (not applied yet: lz4 compresses with lz4-java's fast compressor)."),
     COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
-            "zstd level when the broker compresses (not applied yet: Spool compresses at the codec's default level)."),
+            "zstd level when the broker compresses (compression.type zstd)."),
     LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2,
             "Tiered storage's local retention; -2 is retention.ms (kept: Spool has no tiered storage)."),
     LOCAL_RETENTION_BYTES("local.retention.bytes", "-2", Type.LONG, -2,

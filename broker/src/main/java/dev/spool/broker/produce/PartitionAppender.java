@@ -196,7 +196,7 @@ public final class PartitionAppender {
             }
             ByteBuffer stored = records;
             if (Recompression.needed(batch, config.finalCompression)) {
-                stored = Recompression.rebuild(batch, config.finalCompression);
+                stored = Recompression.rebuild(batch, config);
                 Rejection tooLarge = ProduceBatchValidator.checkSize(stored.remaining(), config);
                 if (tooLarge != null) {
                     return error(tooLarge.error(), "Recompressed for compression.type "

@@ -1,5 +1,6 @@
 package dev.spool.broker.produce;
 
+import dev.spool.log.LogConfig;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -36,11 +37,15 @@ final class Recompression {
         return finalCompression != null && batch.compressionType() != finalCompression;
     }
 
-    /** {@code batch}, a validated producer batch (base offset 0), built again in {@code codec}. */
-    static ByteBuffer rebuild(RecordBatch batch, CompressionType codec) {
+    /**
+     * {@code batch}, a validated producer batch (base offset 0), built again in {@code config}'s
+     * compression.type at its level (compression.gzip.level, compression.zstd.level).
+     */
+    static ByteBuffer rebuild(RecordBatch batch, LogConfig config) {
         ONE_AT_A_TIME.acquireUninterruptibly();
         try {
-            RecordBatchBuilder builder = new RecordBatchBuilder(codec)
+            CompressionType codec = config.finalCompression;
+            RecordBatchBuilder builder = new RecordBatchBuilder(codec).compressionLevel(config.compressionLevel(codec))
                     .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence());
             for (Record record : batch.records()) {
                 builder.appendWithOffset(record.offset(), record.timestamp(), record.key(), record.value(),

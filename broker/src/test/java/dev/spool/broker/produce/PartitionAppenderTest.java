@@ -184,6 +184,55 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void theBrokerCompressesAtTheTopicsGzipAndZstdLevels() throws IOException {
+        for (String codec : List.of("gzip", "zstd")) {
+            String key = "compression." + codec + ".level";
+            String fast = "1";
+            String thorough = codec.equals("gzip") ? "9" : "19";
+            open(LogConfig.defaults().with(Map.of("compression.type", codec, key, fast)));
+            int fastSize = storedSizeOf(append(text(-1, 400)));
+            reopen(LogConfig.defaults().with(Map.of("compression.type", codec, key, thorough)));
+            int thoroughSize = storedSizeOf(append(text(-1, 400)));
+            assertThat(thoroughSize).as(codec + " level " + thorough + " against level " + fast).isLessThan(fastSize);
+            appender.close().join();
+            log.close();
+            log = null;
+            deleteRecursively(dir);
+        }
+    }
+
+    /** A batch of {@code records} lines of English-like text: compressible, unlike counters or zeros. */
+    private static ByteBuffer text(long producerId, int records) {
+        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
+        java.util.Random random = new java.util.Random(42);
+        String[] words = {"the", "log", "broker", "partition", "offset", "record", "batch", "segment", "index",
+            "consumer", "producer", "leader", "replica", "epoch", "watermark"};
+        for (int i = 0; i < records; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int w = 0; w < 12; w++) {
+                line.append(words[random.nextInt(words.length)]).append(random.nextInt(100)).append(' ');
+            }
+            builder.append(NOW_MS, null, line.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build();
+    }
+
+    private int storedSizeOf(PartitionProduceResponse response) throws IOException {
+        assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
+        RecordBatch stored = new RecordBatch().wrap(log.read(response.baseOffset(), 1 << 20).readFully(), 0);
+        assertThat(stored.validate().isValid()).isTrue();
+        return stored.sizeInBytes();
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        try (var files = Files.walk(path)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    @Test
     void uncompressedStoresACompressedBatchInflatedUnlessItThenExceedsMaxMessageBytes() throws IOException {
         open(LogConfig.defaults().with(Map.of("compression.type", "uncompressed", "max.message.bytes", "5000")));
         ByteBuffer small = new RecordBatchBuilder(CompressionType.ZSTD).append(NOW_MS, null, new byte[1000]).build();

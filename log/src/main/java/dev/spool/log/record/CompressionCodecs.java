@@ -33,25 +33,46 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class CompressionCodecs {
     private static final int GZIP_BUFFER_BYTES = 8 * 1024;
-    private static final int ZSTD_DEFAULT_LEVEL = 3;
+    /** Kafka's default gzip level (compression.gzip.level): zlib's own default, 6. */
+    public static final int GZIP_DEFAULT_LEVEL = -1;
+    /** Kafka's default zstd level (compression.zstd.level). */
+    public static final int ZSTD_DEFAULT_LEVEL = 3;
 
     private CompressionCodecs() {
     }
 
-    /** Wraps {@code out} so that bytes written to the result are compressed with {@code type}. */
+    /** Wraps {@code out} so that bytes written to the result are compressed with {@code type}, at its default level. */
     public static OutputStream wrapForOutput(CompressionType type, OutputStream out) throws IOException {
+        return wrapForOutput(type, defaultLevel(type), out);
+    }
+
+    /** Kafka's default level for {@code type} (meaningful for gzip and zstd). */
+    public static int defaultLevel(CompressionType type) {
+        return type == CompressionType.ZSTD ? ZSTD_DEFAULT_LEVEL : GZIP_DEFAULT_LEVEL;
+    }
+
+    /**
+     * As {@link #wrapForOutput(CompressionType, OutputStream)}, at {@code level} for gzip (-1 or 1-9) and
+     * zstd; snappy has no levels, and lz4 always uses lz4-java's fast compressor.
+     */
+    public static OutputStream wrapForOutput(CompressionType type, int level, OutputStream out) throws IOException {
         switch (type) {
             case NONE:
                 return out;
             case GZIP:
-                return new BufferedOutputStream(new GZIPOutputStream(out, GZIP_BUFFER_BYTES), 2 * GZIP_BUFFER_BYTES);
+                GZIPOutputStream gzip = new GZIPOutputStream(out, GZIP_BUFFER_BYTES) {
+                    {
+                        def.setLevel(level);
+                    }
+                };
+                return new BufferedOutputStream(gzip, 2 * GZIP_BUFFER_BYTES);
             case SNAPPY:
                 return new SnappyOutputStream(out);
             case LZ4:
                 return new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
                         LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE);
             case ZSTD:
-                return new ZstdOutputStreamNoFinalizer(out, ZSTD_DEFAULT_LEVEL);
+                return new ZstdOutputStreamNoFinalizer(out, level);
             default:
                 throw new IllegalArgumentException("No codec for " + type);
         }

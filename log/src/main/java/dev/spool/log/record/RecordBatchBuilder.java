@@ -17,6 +17,7 @@ import static dev.spool.log.record.RecordBatchLayout.*;
  */
 public final class RecordBatchBuilder {
     private final CompressionType compression;
+    private int compressionLevel;
     private long baseOffset;
     private int partitionLeaderEpoch = NO_PARTITION_LEADER_EPOCH;
     private long producerId = NO_PRODUCER_ID;
@@ -37,6 +38,13 @@ public final class RecordBatchBuilder {
 
     public RecordBatchBuilder(CompressionType compression) {
         this.compression = compression;
+        this.compressionLevel = CompressionCodecs.defaultLevel(compression);
+    }
+
+    /** The level gzip or zstd compresses at (see {@link CompressionCodecs#wrapForOutput(CompressionType, int, java.io.OutputStream)}). */
+    public RecordBatchBuilder compressionLevel(int level) {
+        this.compressionLevel = level;
+        return this;
     }
 
     public RecordBatchBuilder baseOffset(long offset) {
@@ -188,7 +196,7 @@ public final class RecordBatchBuilder {
             return plain;
         }
         ByteArrayOutputStream sink = new ByteArrayOutputStream(Math.max(64, plain.remaining() / 2));
-        try (OutputStream out = CompressionCodecs.wrapForOutput(compression, sink)) {
+        try (OutputStream out = CompressionCodecs.wrapForOutput(compression, compressionLevel, sink)) {
             out.write(plain.array(), plain.arrayOffset(), plain.remaining());
         } catch (IOException e) {
             throw new IllegalStateException("Cannot compress " + plain.remaining() + " bytes with "
