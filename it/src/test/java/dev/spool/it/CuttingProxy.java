@@ -8,8 +8,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
@@ -31,6 +33,7 @@ final class CuttingProxy implements AutoCloseable {
     private volatile InetSocketAddress target;
     private volatile IntPredicate cutProduce = ordinal -> false;
     private volatile boolean pauseAfterCut;
+    private volatile int laterProduceRequestsBeforeCut;
     private volatile boolean paused;
 
     CuttingProxy() throws IOException {
@@ -51,6 +54,15 @@ final class CuttingProxy implements AutoCloseable {
     /** Which Produce requests (1-based, counted over all connections) lose their response. */
     void cutProduce(IntPredicate ordinals) {
         cutProduce = ordinals;
+    }
+
+    /**
+     * Holds a response it will drop until {@code requests} more Produce requests have been forwarded (at
+     * most 5 s), so that a pipelining producer surely has them in flight when its connection is cut,
+     * however fast the broker answered the one that is lost.
+     */
+    void laterProduceRequestsBeforeCut(int requests) {
+        laterProduceRequestsBeforeCut = requests;
     }
 
     /** After the next cut, refuse connections until {@link #resume()}. */
@@ -82,7 +94,7 @@ final class CuttingProxy implements AutoCloseable {
                 Socket broker = new Socket(target.getAddress(), target.getPort());
                 open.add(client);
                 open.add(broker);
-                Set<Integer> doomed = ConcurrentHashMap.newKeySet();
+                Map<Integer, Integer> doomed = new ConcurrentHashMap<>(); // correlation id -> Produce ordinal
                 start(() -> pumpRequests(client, broker, doomed));
                 start(() -> pumpResponses(broker, client, doomed));
             } catch (IOException e) {
@@ -97,14 +109,17 @@ final class CuttingProxy implements AutoCloseable {
         thread.start();
     }
 
-    private void pumpRequests(Socket client, Socket broker, Set<Integer> doomed) {
+    private void pumpRequests(Socket client, Socket broker, Map<Integer, Integer> doomed) {
         try (DataInputStream in = new DataInputStream(client.getInputStream())) {
             OutputStream out = broker.getOutputStream();
             while (true) {
                 byte[] frame = readFrame(in);
                 short apiKey = (short) (((frame[4] & 0xff) << 8) | (frame[5] & 0xff));
-                if (apiKey == PRODUCE_API_KEY && cutProduce.test(produceRequests.incrementAndGet())) {
-                    doomed.add(intAt(frame, 8));
+                if (apiKey == PRODUCE_API_KEY) {
+                    int ordinal = produceRequests.incrementAndGet();
+                    if (cutProduce.test(ordinal)) {
+                        doomed.put(intAt(frame, 8), ordinal);
+                    }
                 }
                 out.write(frame);
                 out.flush();
@@ -114,12 +129,14 @@ final class CuttingProxy implements AutoCloseable {
         }
     }
 
-    private void pumpResponses(Socket broker, Socket client, Set<Integer> doomed) {
+    private void pumpResponses(Socket broker, Socket client, Map<Integer, Integer> doomed) {
         try (DataInputStream in = new DataInputStream(broker.getInputStream())) {
             OutputStream out = client.getOutputStream();
             while (true) {
                 byte[] frame = readFrame(in);
-                if (doomed.remove(intAt(frame, 4))) {
+                Integer ordinal = doomed.remove(intAt(frame, 4));
+                if (ordinal != null) {
+                    awaitProduceRequests(ordinal + laterProduceRequestsBeforeCut);
                     if (pauseAfterCut) {
                         paused = true;
                     }
@@ -132,6 +149,18 @@ final class CuttingProxy implements AutoCloseable {
             }
         } catch (IOException e) {
             closeBoth(client, broker);
+        }
+    }
+
+    private void awaitProduceRequests(int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (produceRequests.get() < count && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

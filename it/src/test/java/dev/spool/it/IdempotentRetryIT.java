@@ -88,6 +88,9 @@ class IdempotentRetryIT {
                 try (KafkaProducer<String, String> producer = producer(proxy)) {
                     producer.send(new ProducerRecord<>("inflight", "0-" + value)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     proxy.pauseAfterCut(true);
+                    // The lost answer is held until two more requests are in flight: a fast broker's answer
+                    // could otherwise come back before the producer had sent them (then one batch is written).
+                    proxy.laterProduceRequestsBeforeCut(2);
                     proxy.cutProduce(ordinal -> ordinal == 2);
                     // Two records fill a 2 KiB batch: the producer pipelines up to five requests of one batch.
                     for (int i = 1; i < count; i++) {
