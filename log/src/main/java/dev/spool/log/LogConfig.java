@@ -4,6 +4,7 @@ import dev.spool.log.record.CompressionCodecs;
 import dev.spool.log.record.CompressionType;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,15 +96,22 @@ public final class LogConfig {
     }
 
     /** The compression.type that keeps each batch's codec as produced. */
-    public static final String PRODUCER_COMPRESSION = "producer";
+    static final String PRODUCER_COMPRESSION = "producer";
+    /** Every compression.type value, in the order of Kafka's refusal message. */
+    static final List<String> COMPRESSION_TYPES = List.of("uncompressed", "zstd", "lz4", "snappy", "gzip",
+            PRODUCER_COMPRESSION);
 
     /** The codec a compression.type value stores batches in: null for producer or an unknown value. */
     static CompressionType finalCompression(String compressionType) {
-        return switch (compressionType) {
-            case "uncompressed" -> CompressionType.NONE;
-            case "gzip", "snappy", "lz4", "zstd" -> CompressionType.forName(compressionType);
-            default -> null;
-        };
+        if (!COMPRESSION_TYPES.contains(compressionType) || compressionType.equals(PRODUCER_COMPRESSION)) {
+            return null;
+        }
+        return compressionType.equals("uncompressed") ? CompressionType.NONE : CompressionType.forName(compressionType);
+    }
+
+    /** The compression.type value as set ({@link #finalCompression} is the codec it names). */
+    public String compressionType() {
+        return values.get(LogConfigKey.COMPRESSION_TYPE);
     }
 
     /** Kafka's defaults. */

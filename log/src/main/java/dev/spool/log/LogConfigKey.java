@@ -33,9 +33,9 @@ public enum LogConfigKey {
                     + "codec to uncompressed, zstd, lz4, snappy or gzip.") {
         @Override
         public String problemWith(String value) {
-            return LogConfig.finalCompression(value) != null || value.equals(LogConfig.PRODUCER_COMPRESSION) ? null
-                    : "Invalid value " + value + " for configuration compression.type: String must be one of: "
-                            + "uncompressed, zstd, lz4, snappy, gzip, producer";
+            return LogConfig.COMPRESSION_TYPES.contains(value) ? null : "Invalid value " + value
+                    + " for configuration compression.type: String must be one of: "
+                    + String.join(", ", LogConfig.COMPRESSION_TYPES);
         }
     },
     MIN_INSYNC_REPLICAS("min.insync.replicas", "1", Type.INT, 1, "Replicas that must acknowledge acks=all."),

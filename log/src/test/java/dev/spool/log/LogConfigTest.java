@@ -1,6 +1,7 @@
 package dev.spool.log;
 
 import dev.spool.log.record.CompressionType;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LogConfigTest {
+    /** The refusal of {@code key = value}, to assert on. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertRefused(String key, String value) {
+        return assertThatThrownBy(() -> LogConfig.fromProperties(Map.of(key, value)));
+    }
+
     @Test
     void defaultsAreKafkas() {
         LogConfig config = LogConfig.defaults();
@@ -41,13 +47,13 @@ class LogConfigTest {
         assertThat(config.logAppendTime).isTrue();
         assertThat(config.retentionBytes).isEqualTo(1000);
         assertThat(config.with(Map.of("retention.bytes", "5")).retentionBytes).isEqualTo(5);
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("segment.bytes", "abc")))
+        assertRefused("segment.bytes", "abc")
                 .hasMessageContaining("segment.bytes");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("segment.bytes", "10")))
+        assertRefused("segment.bytes", "10")
                 .hasMessageContaining("minimum");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("no.such.config", "1")))
+        assertRefused("no.such.config", "1")
                 .hasMessageContaining("no.such.config");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("cleanup.policy", "keep")))
+        assertRefused("cleanup.policy", "keep")
                 .hasMessageContaining("keep");
     }
 
@@ -62,7 +68,7 @@ class LogConfigTest {
                     .isEqualTo(codec);
         }
         for (String refused : List.of("none", "GZIP", "brotli", "")) {
-            assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.type", refused)))
+            assertRefused("compression.type", refused)
                     .hasMessage("Invalid value " + refused + " for configuration compression.type: String must be one "
                             + "of: uncompressed, zstd, lz4, snappy, gzip, producer");
         }
@@ -93,21 +99,21 @@ class LogConfigTest {
                 .containsEntry("compression.lz4.level", "9").containsEntry("compression.zstd.level", "3")
                 .containsEntry("remote.storage.enable", "false")
                 .containsEntry("follower.replication.throttled.replicas", "");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.gzip.level", "0")))
+        assertRefused("compression.gzip.level", "0")
                 .hasMessageContaining("compression.gzip.level = 0").hasMessageContaining("-1, or 1 to 9");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.lz4.level", "18")))
+        assertRefused("compression.lz4.level", "18")
                 .hasMessageContaining("1 to 17");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("compression.zstd.level", "23")))
+        assertRefused("compression.zstd.level", "23")
                 .hasMessageContaining("-131072 to 22");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("local.retention.ms", "-3")))
+        assertRefused("local.retention.ms", "-3")
                 .hasMessageContaining("below the minimum -2");
-        assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("remote.storage.enable", "true")))
+        assertRefused("remote.storage.enable", "true")
                 .hasMessageContaining("no tiered storage");
         assertThat(LogConfig.fromProperties(Map.of("follower.replication.throttled.replicas", "0:1,,2:1,"))
                 .asProperties()).containsEntry("follower.replication.throttled.replicas", "0:1,,2:1,");
         assertThat(LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", " * "))).isNotNull();
         for (String bad : new String[] {"0-1", "0 : 1", "99999999999:1", "*,0:1", "a:b"}) {
-            assertThatThrownBy(() -> LogConfig.fromProperties(Map.of("leader.replication.throttled.replicas", bad)))
+            assertRefused("leader.replication.throttled.replicas", bad)
                     .as(bad).hasMessageContaining("leader.replication.throttled.replicas")
                     .hasMessageContaining("partition:broker");
         }

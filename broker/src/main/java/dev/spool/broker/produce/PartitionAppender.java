@@ -6,7 +6,6 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.PartitionLog;
-import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.protocol.Errors;
@@ -164,7 +163,8 @@ public final class PartitionAppender {
             // Read once: a config change meanwhile cannot make this append compress on a network thread.
             LogConfig config = partition.log().config();
             if (!mayWait && (producerState == null || RecordBatch.isCompressedAt(records, records.position())
-                    || compressesOnAppend(config) || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
+                    || Recompression.compresses(config)
+                    || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
                 return null;
             }
             ensureLoaded();
@@ -199,8 +199,8 @@ public final class PartitionAppender {
                 stored = Recompression.rebuild(batch, config);
                 Rejection tooLarge = ProduceBatchValidator.checkSize(stored.remaining(), config);
                 if (tooLarge != null) {
-                    return error(tooLarge.error(), "Recompressed for compression.type "
-                            + Recompression.configValue(config.finalCompression) + ": " + tooLarge.message());
+                    return error(tooLarge.error(), "Recompressed for compression.type " + config.compressionType() + ": "
+                            + tooLarge.message());
                 }
             }
             return write(stored, producerId, epoch, firstSequence, lastSequence, mayWait);
@@ -283,11 +283,6 @@ public final class PartitionAppender {
                         + firstSequence + ".." + lastSequence + " after last sequence " + entry.lastSequence()
                         + " of epoch " + entry.producerEpoch());
         }
-    }
-
-    /** Whether the topic's compression.type makes appends compress (uncompressed and producer do not). */
-    private static boolean compressesOnAppend(LogConfig config) {
-        return config.finalCompression != null && config.finalCompression != CompressionType.NONE;
     }
 
     private static PartitionProduceResponse error(Errors error, String message) {

@@ -27,9 +27,9 @@ final class Recompression {
     private Recompression() {
     }
 
-    /** The compression.type value that names {@code codec} (Kafka calls no compression "uncompressed"). */
-    static String configValue(CompressionType codec) {
-        return codec == CompressionType.NONE ? "uncompressed" : codec.configName;
+    /** Whether appends under {@code config} compress (any compression.type but producer and uncompressed). */
+    static boolean compresses(LogConfig config) {
+        return config.finalCompression != null && config.finalCompression != CompressionType.NONE;
     }
 
     /** Whether {@code batch} must be built again to be stored under {@code finalCompression} (null: as produced). */

@@ -185,19 +185,16 @@ class PartitionAppenderTest {
 
     @Test
     void theBrokerCompressesAtTheTopicsGzipAndZstdLevels() throws IOException {
+        open(LogConfig.defaults());
         for (String codec : List.of("gzip", "zstd")) {
             String key = "compression." + codec + ".level";
             String fast = "1";
             String thorough = codec.equals("gzip") ? "9" : "19";
-            open(LogConfig.defaults().with(Map.of("compression.type", codec, key, fast)));
+            reopen(LogConfig.defaults().with(Map.of("compression.type", codec, key, fast)));
             int fastSize = storedSizeOf(append(text(-1, 400)));
             reopen(LogConfig.defaults().with(Map.of("compression.type", codec, key, thorough)));
             int thoroughSize = storedSizeOf(append(text(-1, 400)));
             assertThat(thoroughSize).as(codec + " level " + thorough + " against level " + fast).isLessThan(fastSize);
-            appender.close().join();
-            log.close();
-            log = null;
-            deleteRecursively(dir);
         }
     }
 
@@ -222,14 +219,6 @@ class PartitionAppenderTest {
         RecordBatch stored = new RecordBatch().wrap(log.read(response.baseOffset(), 1 << 20).readFully(), 0);
         assertThat(stored.validate().isValid()).isTrue();
         return stored.sizeInBytes();
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        try (var files = Files.walk(path)) {
-            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
     }
 
     @Test
