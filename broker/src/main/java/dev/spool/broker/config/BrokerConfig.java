@@ -32,6 +32,14 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> SOCKET_REQUEST_MAX_BYTES = ConfigKey.integer("socket.request.max.bytes",
             104857600, "The largest request frame accepted; a larger one closes the connection.")
             .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> SOCKET_SEND_BUFFER_BYTES = ConfigKey.integer("socket.send.buffer.bytes",
+            102400, "SO_SNDBUF of every client connection; -1 (or 0) leaves the operating system's default, which "
+                    + "Linux grows with the connection's traffic.")
+            .validatedBy(ConfigValidator.atLeast(-1));
+    public static final ConfigKey<Integer> SOCKET_RECEIVE_BUFFER_BYTES = ConfigKey.integer(
+            "socket.receive.buffer.bytes", 102400, "SO_RCVBUF of every client connection; -1 (or 0) leaves the "
+                    + "operating system's default, which Linux grows with the connection's traffic.")
+            .validatedBy(ConfigValidator.atLeast(-1));
     public static final ConfigKey<Integer> NUM_NETWORK_THREADS = ConfigKey.integer("num.network.threads", 0,
             "Network event loop threads; 0 means one per core.")
             .validatedBy(ConfigValidator.atLeast(0));
@@ -137,7 +145,7 @@ public final class BrokerConfig {
                     + "exposes JMX, which Prometheus reaches only through an agent.");
 
     public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
-            SOCKET_REQUEST_MAX_BYTES, NUM_NETWORK_THREADS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
+            SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,
             LOG_CLEANER_ENABLE, LOG_CLEANER_THREADS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_BACKOFF_MS,
@@ -383,10 +391,14 @@ public final class BrokerConfig {
         return get(SOCKET_REQUEST_MAX_BYTES);
     }
 
-    /** max.connections, max.connections.per.ip, connections.max.idle.ms and queued.max.requests. */
+    /**
+     * max.connections, max.connections.per.ip, connections.max.idle.ms, queued.max.requests and the socket
+     * buffer sizes.
+     */
     public dev.spool.broker.network.NetworkLimits networkLimits() {
         return new dev.spool.broker.network.NetworkLimits(get(MAX_CONNECTIONS), get(MAX_CONNECTIONS_PER_IP),
-                get(CONNECTIONS_MAX_IDLE_MS), get(QUEUED_MAX_REQUESTS));
+                get(CONNECTIONS_MAX_IDLE_MS), get(QUEUED_MAX_REQUESTS), get(SOCKET_SEND_BUFFER_BYTES),
+                get(SOCKET_RECEIVE_BUFFER_BYTES));
     }
 
     public int numNetworkThreads() {

@@ -16,6 +16,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,7 +62,14 @@ public final class NetworkServer implements AutoCloseable {
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
                 .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+        if (limits.sendBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_SNDBUF, limits.sendBufferBytes());
+        }
+        if (limits.receiveBufferBytes() > 0) {
+            bootstrap.childOption(ChannelOption.SO_RCVBUF, limits.receiveBufferBytes());
+        }
+        bootstrap
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
@@ -81,6 +89,11 @@ public final class NetworkServer implements AutoCloseable {
         serverChannels.add(channel);
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
         return endpoint.withPort(bound.getPort());
+    }
+
+    /** The client connections open now (for tests of what a connection is given). */
+    Collection<Channel> openConnections() {
+        return List.copyOf(connections);
     }
 
     /**
