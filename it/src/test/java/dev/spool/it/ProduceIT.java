@@ -165,32 +165,44 @@ class ProduceIT {
     void aTopicsCompressionTypeIsTheCodecOnDiskWhateverTheProducerSends() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start()) {
             createTopic(spool.bootstrap(), "zipped", 1, Map.of("compression.type", "gzip"));
-            try (KafkaProducer<String, String> producer = producer(spool.bootstrap(),
-                    Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
-                for (int i = 0; i < 20; i++) {
-                    producer.send(new ProducerRecord<>("zipped", "key-" + i, "value-" + i));
-                }
-                producer.flush();
-            }
-            try (KafkaConsumer<byte[], byte[]> consumer = ConsumeIT.consumer(spool.bootstrap(), Map.of())) {
-                consumer.assign(List.of(new TopicPartition("zipped", 0)));
-                consumer.seekToBeginning(List.of(new TopicPartition("zipped", 0)));
-                List<ConsumerRecord<byte[], byte[]>> read = ConsumeIT.poll(consumer, 20);
-                assertThat(read).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
-                        LongStream.range(0, 20).boxed().toList());
-                assertThat(new String(read.get(19).value(), StandardCharsets.UTF_8)).isEqualTo("value-19");
-            }
+            createTopic(spool.bootstrap(), "squeezed", 1, Map.of("compression.type", "lz4",
+                    "compression.lz4.level", "17"));
+            produceTwentyAndReadThemBack(spool.bootstrap(), "zipped", "lz4");
+            produceTwentyAndReadThemBack(spool.bootstrap(), "squeezed", "zstd");
             assertThatThrownBy(() -> createTopic(spool.bootstrap(), "refused", 1, Map.of("compression.type", "none")))
                     .hasCauseInstanceOf(InvalidConfigurationException.class)
                     .hasMessageContaining("String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer");
             spool.stop();
             assertThat(PartitionFiles.compressionTypes(spool.dataDir(), "zipped", 0)).isNotEmpty()
                     .containsOnly(CompressionType.GZIP);
+            assertThat(PartitionFiles.compressionTypes(spool.dataDir(), "squeezed", 0)).isNotEmpty()
+                    .containsOnly(CompressionType.LZ4);
             List<String> expected = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 expected.add("value-" + i);
             }
             assertThat(values(PartitionFiles.records(spool.dataDir(), "zipped", 0))).isEqualTo(expected);
+            assertThat(values(PartitionFiles.records(spool.dataDir(), "squeezed", 0))).isEqualTo(expected);
+        }
+    }
+
+    /** Twenty records sent compressed with {@code producerCodec}, read back by the Java consumer. */
+    private static void produceTwentyAndReadThemBack(String bootstrap, String topic, String producerCodec)
+            throws Exception {
+        try (KafkaProducer<String, String> producer = producer(bootstrap,
+                Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, producerCodec))) {
+            for (int i = 0; i < 20; i++) {
+                producer.send(new ProducerRecord<>(topic, "key-" + i, "value-" + i));
+            }
+            producer.flush();
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = ConsumeIT.consumer(bootstrap, Map.of())) {
+            consumer.assign(List.of(new TopicPartition(topic, 0)));
+            consumer.seekToBeginning(List.of(new TopicPartition(topic, 0)));
+            List<ConsumerRecord<byte[], byte[]>> read = ConsumeIT.poll(consumer, 20);
+            assertThat(read).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
+                    LongStream.range(0, 20).boxed().toList());
+            assertThat(new String(read.get(19).value(), StandardCharsets.UTF_8)).isEqualTo("value-19");
         }
     }
 

@@ -39,6 +39,7 @@ public final class LogConfig {
     /** compression.type: the codec the broker stores batches in, or null to keep the producer's. */
     public final CompressionType finalCompression;
     private final int gzipLevel;
+    private final int lz4Level;
     private final int zstdLevel;
     public final int minInsyncReplicas;
 
@@ -66,6 +67,7 @@ public final class LogConfig {
         minInsyncReplicas = (int) longValue(LogConfigKey.MIN_INSYNC_REPLICAS);
         finalCompression = finalCompression(values.get(LogConfigKey.COMPRESSION_TYPE));
         gzipLevel = (int) longValue(LogConfigKey.COMPRESSION_GZIP_LEVEL);
+        lz4Level = (int) longValue(LogConfigKey.COMPRESSION_LZ4_LEVEL);
         zstdLevel = (int) longValue(LogConfigKey.COMPRESSION_ZSTD_LEVEL);
         String timestampType = values.get(LogConfigKey.MESSAGE_TIMESTAMP_TYPE);
         if (!timestampType.equals("CreateTime") && !timestampType.equals("LogAppendTime")) {
@@ -86,10 +88,11 @@ public final class LogConfig {
         delete = deletePolicy;
     }
 
-    /** compression.gzip.level or compression.zstd.level for those codecs; the codec's default for the others. */
+    /** compression.gzip.level, .lz4.level or .zstd.level for those codecs; the codec's default for the others. */
     public int compressionLevel(CompressionType codec) {
         return switch (codec) {
             case GZIP -> gzipLevel;
+            case LZ4 -> lz4Level;
             case ZSTD -> zstdLevel;
             default -> CompressionCodecs.defaultLevel(codec);
         };

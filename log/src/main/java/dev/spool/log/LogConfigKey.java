@@ -3,8 +3,8 @@ package dev.spool.log;
 /**
  * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
  * type, allowed values and a one-line description. {@link LogConfig} parses values from these. Kafka's
- * settings for features Spool does not have yet (tiered storage, replication throttles, the lz4
- * compression level) are accepted, validated and described as Kafka does, and do nothing.
+ * settings for features Spool does not have yet (tiered storage, replication throttles) are accepted,
+ * validated and described as Kafka does, and do nothing.
  */
 public enum LogConfigKey {
     SEGMENT_BYTES("segment.bytes", "1073741824", Type.INT, 14, "Size of a segment file before a new one is rolled."),
@@ -55,7 +55,7 @@ public enum LogConfigKey {
         }
     },
     COMPRESSION_LZ4_LEVEL("compression.lz4.level", "9", Type.INT, 1, 17,
-            "lz4 level when the broker compresses (not applied yet: lz4 compresses with lz4-java's fast compressor)."),
+            "lz4 level when the broker compresses (compression.type lz4)."),
     COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
             "zstd level when the broker compresses (compression.type zstd)."),
     LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2,

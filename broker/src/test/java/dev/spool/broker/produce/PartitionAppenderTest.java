@@ -184,12 +184,13 @@ class PartitionAppenderTest {
     }
 
     @Test
-    void theBrokerCompressesAtTheTopicsGzipAndZstdLevels() throws IOException {
+    void theBrokerCompressesAtTheTopicsGzipLz4AndZstdLevels() throws IOException {
         open(LogConfig.defaults());
-        for (String codec : List.of("gzip", "zstd")) {
+        Map<String, String> thoroughLevels = Map.of("gzip", "9", "lz4", "17", "zstd", "19");
+        for (String codec : List.of("gzip", "lz4", "zstd")) {
             String key = "compression." + codec + ".level";
             String fast = "1";
-            String thorough = codec.equals("gzip") ? "9" : "19";
+            String thorough = thoroughLevels.get(codec);
             reopen(LogConfig.defaults().with(Map.of("compression.type", codec, key, fast)));
             int fastSize = storedSizeOf(append(text(-1, 400)));
             reopen(LogConfig.defaults().with(Map.of("compression.type", codec, key, thorough)));

@@ -3,8 +3,10 @@ package dev.spool.log.record;
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
+import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
+import net.jpountz.xxhash.XXHashFactory;
 import org.xerial.snappy.SnappyInputStream;
 import org.xerial.snappy.SnappyOutputStream;
 
@@ -35,6 +37,8 @@ public final class CompressionCodecs {
     private static final int GZIP_BUFFER_BYTES = 8 * 1024;
     /** Kafka's default gzip level (compression.gzip.level): zlib's own default, 6. */
     public static final int GZIP_DEFAULT_LEVEL = -1;
+    /** Kafka's default lz4 level (compression.lz4.level). */
+    public static final int LZ4_DEFAULT_LEVEL = 9;
     /** Kafka's default zstd level (compression.zstd.level). */
     public static final int ZSTD_DEFAULT_LEVEL = 3;
 
@@ -46,14 +50,21 @@ public final class CompressionCodecs {
         return wrapForOutput(type, defaultLevel(type), out);
     }
 
-    /** Kafka's default level for {@code type} (meaningful for gzip and zstd). */
+    /** Kafka's default level for {@code type} (meaningful for gzip, lz4 and zstd). */
     public static int defaultLevel(CompressionType type) {
-        return type == CompressionType.ZSTD ? ZSTD_DEFAULT_LEVEL : GZIP_DEFAULT_LEVEL;
+        switch (type) {
+            case ZSTD:
+                return ZSTD_DEFAULT_LEVEL;
+            case LZ4:
+                return LZ4_DEFAULT_LEVEL;
+            default:
+                return GZIP_DEFAULT_LEVEL;
+        }
     }
 
     /**
-     * As {@link #wrapForOutput(CompressionType, OutputStream)}, at {@code level} for gzip (-1 or 1-9) and
-     * zstd; snappy has no levels, and lz4 always uses lz4-java's fast compressor.
+     * As {@link #wrapForOutput(CompressionType, OutputStream)}, at {@code level} for gzip (-1 or 1-9), lz4
+     * (1-17) and zstd; snappy has no levels.
      */
     public static OutputStream wrapForOutput(CompressionType type, int level, OutputStream out) throws IOException {
         switch (type) {
@@ -69,7 +80,9 @@ public final class CompressionCodecs {
             case SNAPPY:
                 return new SnappyOutputStream(out);
             case LZ4:
-                return new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
+                // As Kafka since KIP-390: lz4-java's high-compression compressor at the level (no content size).
+                return new LZ4FrameOutputStream(out, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, -1L,
+                        LZ4Factory.fastestInstance().highCompressor(level), XXHashFactory.fastestInstance().hash32(),
                         LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE);
             case ZSTD:
                 return new ZstdOutputStreamNoFinalizer(out, level);
