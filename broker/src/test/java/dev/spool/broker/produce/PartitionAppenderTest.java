@@ -302,6 +302,51 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void aBatchTheBrokerRecompressesUnderLogAppendTimeCarriesTheAppendTime() throws IOException {
+        open(LogConfig.defaults().with(Map.of("compression.type", "gzip", "message.timestamp.type", "LogAppendTime")));
+        ByteBuffer produced = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 0, 0)
+                .append(NOW_MS - 5_000, null, "v0".getBytes(StandardCharsets.UTF_8))
+                .append(NOW_MS - 4_000, null, "v1".getBytes(StandardCharsets.UTF_8)).build();
+
+        assertThat(append(produced).logAppendTimeMs()).isEqualTo(NOW_MS);
+
+        RecordBatch stored = new RecordBatch().wrap(log.read(0, 1 << 20).readFully(), 0);
+        assertThat(stored.compressionType()).isEqualTo(CompressionType.GZIP);
+        assertThat(stored.isLogAppendTime()).isTrue();
+        assertThat(stored.maxTimestamp()).isEqualTo(NOW_MS);
+        assertThat(stored.validate().isValid()).as("the checksum covers the rewritten header").isTrue();
+        assertThat(stored.records()).extracting(r -> StandardCharsets.UTF_8.decode(r.value()).toString())
+                .containsExactly("v0", "v1");
+    }
+
+    @Test
+    void aRestartWithoutSnapshotsRebuildsDuplicateDetectionFromRecompressedBatches() throws IOException {
+        LogConfig gzip = LogConfig.defaults().with(Map.of("compression.type", "gzip"));
+        open(gzip);
+        ByteBuffer first = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 0, 0)
+                .append(NOW_MS, null, "a".getBytes(StandardCharsets.UTF_8))
+                .append(NOW_MS, null, "b".getBytes(StandardCharsets.UTF_8)).build();
+        ByteBuffer second = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 0, 2)
+                .append(NOW_MS, null, "c".getBytes(StandardCharsets.UTF_8)).build();
+        ByteBuffer retry = ByteBuffer.allocate(second.remaining()).put(second.duplicate()).flip();
+        append(first);
+        assertThat(append(second).baseOffset()).isEqualTo(2);
+
+        appender.close().join();
+        log.close();
+        for (Path snapshot : ProducerSnapshotFile.list(dir).values()) {
+            Files.delete(snapshot);
+        }
+        assertThat(ProducerSnapshotFile.list(dir)).isEmpty();
+        open(gzip); // as after a crash: the producer state comes from replaying the stored (gzip) batches
+
+        PartitionProduceResponse duplicate = append(retry);
+        assertThat(duplicate.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(duplicate.baseOffset()).as("the retry is known from the replayed batch").isEqualTo(2);
+        assertThat(log.logEndOffset()).isEqualTo(3);
+    }
+
+    @Test
     void aCleanShutdownSnapshotLetsARestartDeduplicateTheLastBatch() throws IOException {
         open(LogConfig.defaults());
         append(batch(PRODUCER, (short) 0, 0, 2));
