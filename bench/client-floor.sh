@@ -17,34 +17,36 @@ CACHE="${SPOOL_BENCH_CACHE:-/tmp/spool-bench}"
 LIBS="$CACHE/kafka-4.4.0/libs"
 TRIALS="${TRIALS:-3}"
 OUT="$CACHE/results/floor-$(date -u +%Y%m%dT%H%M%SZ)"
-LOG_DIR="${1:-$(ls -d "$CACHE"/results/2*/spool/data 2>/dev/null | sort | tail -n 1)}"
-[ -d "$LOG_DIR/bench-0" ] || { echo "no topic bench in '$LOG_DIR': give a log directory a side-by-side run wrote" >&2; exit 1; }
-[ -f "$LIBS/kafka-tools-4.4.0.jar" ] || { echo "no Kafka jars in $LIBS: run bench/side-by-side.sh --short once" >&2; exit 1; }
+LOG_DIR="${1:-$( (ls -d "$CACHE"/results/2*/spool/data 2>/dev/null || true) | sort | tail -n 1)}"
+[ -d "$LOG_DIR/bench-0" ] \
+  || { echo "no topic bench in '$LOG_DIR': give a log directory a side-by-side run wrote" >&2; exit 1; }
+[ -f "$LIBS/kafka-tools-4.4.0.jar" ] \
+  || { echo "no Kafka jars in $LIBS: run bench/side-by-side.sh --short once" >&2; exit 1; }
 mkdir -p "$OUT"
 
 (cd "$ROOT" && mvn -B -q ${SPOOL_BENCH_OFFLINE:+-o} -pl bench -am package -DskipTests) >"$OUT/build.log" 2>&1 \
   || { echo "build failed (see $OUT/build.log)" >&2; exit 1; }
 java -cp "$ROOT/bench/target/benchmarks.jar" dev.spool.bench.NullBroker 0 "$LOG_DIR" >"$OUT/null-broker.out" 2>&1 &
 BROKER_PID=$!
-trap 'kill "$BROKER_PID" 2>/dev/null; wait "$BROKER_PID" 2>/dev/null' EXIT
-for _ in $(seq 1 100); do grep -q '^listening on' "$OUT/null-broker.out" && break; sleep 0.1; done
+trap 'kill "$BROKER_PID" 2>/dev/null; wait "$BROKER_PID" 2>/dev/null || true' EXIT
+# up to a minute: NullBroker first walks every batch header of LOG_DIR
+for _ in $(seq 1 600); do grep -q '^listening on' "$OUT/null-broker.out" && break; sleep 0.1; done
 PORT="$(awk '/^listening on/ {print $3}' "$OUT/null-broker.out")"
 [ -n "$PORT" ] || { echo "NullBroker did not start (see $OUT/null-broker.out)" >&2; exit 1; }
 RECORDS_D="$(awk '$1 == "topic" && $2 == "bench:" {print $3}' "$OUT/null-broker.out")"
 
-# The perf tool's JVM as bench/side-by-side.sh runs it (the tool scripts' settings).
-KAFKA_JVM="-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true"
-tool() { # tool CLASS ARGS...
+tool() { # tool CLASS ARGS...: as bench/side-by-side.sh runs the perf tools (KAFKA_JVM from lib.sh)
   # shellcheck disable=SC2086
-  java -Xmx512M $KAFKA_JVM -Dlog4j2.configurationFile="$HERE/compare/log4j2-tools.xml" -cp "$LIBS/*" "$@"
+  timeout -k 10 600 java -Xmx512M $KAFKA_JVM -Dlog4j2.configurationFile="$HERE/compare/log4j2-tools.xml" \
+    -cp "$LIBS/*" "$@"
 }
 run() { # run KEY TRIAL [PROPERTY=VALUE...]: c or c0
   local log="$OUT/$1-$2.log"
   sleep 5 # as the harness: each run starts on a settled machine
   tool org.apache.kafka.tools.ProducerPerformance --bootstrap-server "127.0.0.1:$PORT" --topic latency \
     --num-records 200000 --record-size 100 --warmup-records 20000 --throughput 20000 --print-metrics \
-    --command-property acks=all "client.id=floor-$1" "${@:3}" >"$log" 2>&1
-  parse_producer "$1" "$log" >"$OUT/$1-$2.tsv"
+    --command-property acks=all "client.id=floor-$1" "${@:3}" >"$log" 2>&1 || echo "$1 trial $2 failed (see $log)" >&2
+  parse_producer "$1" "$log" >"$OUT/$1-$2.tsv" || true
   parse_client_metrics "$1" "$log" >>"$OUT/$1-$2.tsv"
 }
 consume() { # consume TRIAL: d, as the harness runs it (the segments read into the page cache first)
@@ -53,8 +55,8 @@ consume() { # consume TRIAL: d, as the harness runs it (the segments read into t
   sleep 5
   tool org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "127.0.0.1:$PORT" --topic bench \
     --num-records "$RECORDS_D" --group "floor-d-$1" --timeout 30000 --print-metrics \
-    --command-property "client.id=floor-d-$1" >"$log" 2>&1
-  parse_consumer d "$log" >"$OUT/d-$1.tsv"
+    --command-property "client.id=floor-d-$1" >"$log" 2>&1 || echo "d trial $1 failed (see $log)" >&2
+  parse_consumer d "$log" >"$OUT/d-$1.tsv" || true
   parse_client_metrics d "$log" >>"$OUT/d-$1.tsv"
 }
 for t in $(seq 1 "$TRIALS"); do
@@ -63,9 +65,11 @@ for t in $(seq 1 "$TRIALS"); do
   consume "$t"
 done
 
-fold_trials $(for t in $(seq 1 "$TRIALS"); do echo "$OUT/c-$t.tsv"; done) >"$OUT/c.tsv"
-fold_trials $(for t in $(seq 1 "$TRIALS"); do echo "$OUT/c0-$t.tsv"; done) >"$OUT/c0.tsv"
-fold_trials $(for t in $(seq 1 "$TRIALS"); do echo "$OUT/d-$t.tsv"; done) >"$OUT/d.tsv"
+for key in c c0 d; do
+  files=()
+  for t in $(seq 1 "$TRIALS"); do files+=("$OUT/$key-$t.tsv"); done
+  fold_trials "${files[@]}" >"$OUT/$key.tsv"
+done
 echo "NullBroker (answers at once, stores nothing), $(date -u +%FT%TZ), $(nproc) cores: median, then the trials"
 for key in c_p50_ms c_p99_ms c_p999_ms c_steady_p99_ms c_queue_ms c_request_ms c_metadata_wait_ms \
            c0_p50_ms c0_p99_ms c0_p999_ms c0_steady_p99_ms c0_request_ms \

@@ -41,9 +41,8 @@ HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
 RATE_C=20000; GROUPS_E=4
-# Kafka's stock JVM settings: kafka-server-start.sh (heap) and kafka-run-class.sh (G1 flags);
-# the perf tools' scripts use a 512 MB heap.
-KAFKA_JVM="-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true"
+# Kafka's stock JVM settings: kafka-server-start.sh (heap) and kafka-run-class.sh (G1 flags, KAFKA_JVM
+# in lib.sh); the perf tools' scripts use a 512 MB heap.
 KAFKA_HEAP="-Xmx1G -Xms1G"
 
 mkdir -p "$OUT/kafka" "$OUT/spool" "$OUT/tools"

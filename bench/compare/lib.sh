@@ -1,5 +1,9 @@
-# Functions of the side-by-side benchmark (sourced by bench/side-by-side.sh and selftest.sh).
-# Results are "key<TAB>value" lines, one file per broker; print_table joins two such files.
+# Functions of the side-by-side benchmark (sourced by bench/side-by-side.sh, bench/client-floor.sh and
+# selftest.sh). Results are "key<TAB>value" lines, one file per broker; print_table joins two such files.
+
+# The G1 flags of Kafka's kafka-run-class.sh, for its broker and its perf tools alike.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KAFKA_JVM="-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true"
 
 # parse_producer PREFIX LOG: the summary line ProducerPerformance prints for the whole run, e.g.
 #   200000 records sent, 19998.0 records/sec (1.91 MB/sec), 3.10 ms avg latency, 250.00 ms max

@@ -2,11 +2,13 @@ package dev.spool.bench;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
-import dev.spool.broker.network.NetworkLimits;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.RequestObserver;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.InitProducerIdResponseData;
 import dev.spool.protocol.message.MetadataRequestData;
@@ -54,7 +56,6 @@ public final class NullBroker {
 
     static final int PARTITIONS = 6;
     private static final int NODE_ID = 0;
-    private static final int LAST_OFFSET_DELTA_AT = 23; // in a v2 record batch header
 
     private final AtomicLong producerIds = new AtomicLong(1_000);
     private final Map<String, AtomicLong> nextOffsets = new ConcurrentHashMap<>();
@@ -90,11 +91,14 @@ public final class NullBroker {
                         (context, request) -> answer(produce((ProduceRequestData) request)));
         NullGroups.register(registry, NODE_ID, () -> port);
         reads.register(registry);
-        return new NetworkServer(registry, apiVersions, 100 * 1024 * 1024,
-                new NetworkTransport(3), RequestObserver.NONE, NetworkLimits.NONE);
+        // The network settings of a broker started with no settings: Kafka's socket buffers, a thread a core.
+        BrokerConfig stock = new BrokerConfig(Map.of());
+        return new NetworkServer(registry, apiVersions, stock.socketRequestMaxBytes(),
+                new NetworkTransport(stock.numNetworkThreads()), RequestObserver.NONE, stock.networkLimits());
     }
 
-    private static CompletableFuture<Message> answer(Message response) {
+    /** An answer given at once, on the network thread that read the request. */
+    static CompletableFuture<Message> answer(Message response) {
         return CompletableFuture.completedFuture(response);
     }
 
@@ -149,10 +153,15 @@ public final class NullBroker {
     /** The records in a request's batches, read from each batch header's last offset delta. */
     private static long recordCount(ByteBuffer batches) {
         long count = 0;
-        for (int at = batches.position(); at + LAST_OFFSET_DELTA_AT + 4 <= batches.limit(); ) {
-            count += batches.getInt(at + LAST_OFFSET_DELTA_AT) + 1;
-            at += 12 + batches.getInt(at + 8); // base offset, length, then length bytes
+        for (int at = batches.position(); at + RecordBatchLayout.HEADER_SIZE_BYTES <= batches.limit(); ) {
+            int size = RecordBatch.sizeAt(batches, at);
+            if (size < RecordBatchLayout.HEADER_SIZE_BYTES) {
+                break; // not a batch: count what came before
+            }
+            count += batches.getInt(at + RecordBatchLayout.LAST_OFFSET_DELTA_OFFSET) + 1;
+            at += size;
         }
         return count;
     }
+
 }

@@ -15,11 +15,9 @@ import dev.spool.protocol.message.OffsetFetchRequestData;
 import dev.spool.protocol.message.OffsetFetchResponseData;
 import dev.spool.protocol.message.SyncGroupRequestData;
 import dev.spool.protocol.message.SyncGroupResponseData;
-import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.IntSupplier;
 
 /**
@@ -38,27 +36,24 @@ final class NullGroups {
     /** Registers the group APIs, answering as node {@code nodeId} at 127.0.0.1 and {@code port}. */
     static void register(ApiRegistry registry, int nodeId, IntSupplier port) {
         registry.register(ApiKey.FIND_COORDINATOR, 4, ApiKey.FIND_COORDINATOR.highestVersion,
-                        (context, request) -> answer(findCoordinator((FindCoordinatorRequestData) request, nodeId,
-                                port.getAsInt())))
+                        (context, request) -> NullBroker.answer(
+                                findCoordinator((FindCoordinatorRequestData) request, nodeId, port.getAsInt())))
                 .register(ApiKey.JOIN_GROUP, 4, ApiKey.JOIN_GROUP.highestVersion,
-                        (context, request) -> answer(join((JoinGroupRequestData) request)))
+                        (context, request) -> NullBroker.answer(join((JoinGroupRequestData) request)))
                 .register(ApiKey.SYNC_GROUP, 3, ApiKey.SYNC_GROUP.highestVersion,
-                        (context, request) -> answer(sync((SyncGroupRequestData) request)))
+                        (context, request) -> NullBroker.answer(sync((SyncGroupRequestData) request)))
                 .register(ApiKey.HEARTBEAT, 3, ApiKey.HEARTBEAT.highestVersion,
-                        (context, request) -> answer(new HeartbeatResponseData()))
+                        (context, request) -> NullBroker.answer(new HeartbeatResponseData()))
                 .register(ApiKey.LEAVE_GROUP, 3, ApiKey.LEAVE_GROUP.highestVersion,
-                        (context, request) -> answer(leave((LeaveGroupRequestData) request)))
+                        (context, request) -> NullBroker.answer(leave((LeaveGroupRequestData) request)))
                 .register(ApiKey.OFFSET_FETCH, 8, ApiKey.OFFSET_FETCH.highestVersion,
-                        (context, request) -> answer(offsetFetch((OffsetFetchRequestData) request)))
+                        (context, request) -> NullBroker.answer(offsetFetch((OffsetFetchRequestData) request)))
                 .register(ApiKey.OFFSET_COMMIT, 2, ApiKey.OFFSET_COMMIT.highestVersion,
-                        (context, request) -> answer(offsetCommit((OffsetCommitRequestData) request)));
+                        (context, request) -> NullBroker.answer(offsetCommit((OffsetCommitRequestData) request)));
     }
 
-    private static CompletableFuture<Message> answer(Message response) {
-        return CompletableFuture.completedFuture(response);
-    }
-
-    private static FindCoordinatorResponseData findCoordinator(FindCoordinatorRequestData request, int nodeId, int port) {
+    private static FindCoordinatorResponseData findCoordinator(FindCoordinatorRequestData request, int nodeId,
+                                                               int port) {
         List<FindCoordinatorResponseData.Coordinator> coordinators = new ArrayList<>();
         for (String key : request.coordinatorKeys()) {
             coordinators.add(new FindCoordinatorResponseData.Coordinator().setKey(key).setNodeId(nodeId)

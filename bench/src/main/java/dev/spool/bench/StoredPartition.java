@@ -1,6 +1,8 @@
 package dev.spool.bench;
 
 import dev.spool.broker.network.FileRecords;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.protocol.types.ByteBufferRecords;
 import dev.spool.protocol.types.Records;
 import java.io.IOException;
@@ -28,8 +30,6 @@ import java.util.stream.Stream;
 final class StoredPartition {
 
     private static final Pattern PARTITION_DIR = Pattern.compile("(.+)-(\\d+)");
-    private static final int HEADER_BYTES = 61; // a v2 record batch header
-    private static final int LAST_OFFSET_DELTA_AT = 23;
 
     private final FileChannel[] segments;
     private final long[] baseOffsets; // of every batch, ascending
@@ -37,15 +37,17 @@ final class StoredPartition {
     private final int[] positions;
     private final int[] sizes;
     private final long endOffset;
+    private final long records; // what a consumer receives: the records of the batches that are not control batches
 
     private StoredPartition(FileChannel[] segments, long[] baseOffsets, int[] segmentOf, int[] positions, int[] sizes,
-                            long endOffset) {
+                            long endOffset, long records) {
         this.segments = segments;
         this.baseOffsets = baseOffsets;
         this.segmentOf = segmentOf;
         this.positions = positions;
         this.sizes = sizes;
         this.endOffset = endOffset;
+        this.records = records;
     }
 
     /** Every partition under {@code logDir}, by topic name and then partition index. */
@@ -73,20 +75,22 @@ final class StoredPartition {
         FileChannel[] segments = new FileChannel[files.size()];
         List<long[]> batches = new ArrayList<>(); // base offset, segment, position, size
         long end = 0;
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+        long records = 0;
+        ByteBuffer header = ByteBuffer.allocate(RecordBatchLayout.HEADER_SIZE_BYTES);
         for (int s = 0; s < segments.length; s++) {
             segments[s] = FileChannel.open(files.get(s), StandardOpenOption.READ);
             long size = segments[s].size();
-            for (long at = 0; at + HEADER_BYTES <= size; ) {
-                header.clear();
-                segments[s].read(header, at);
-                long base = header.getLong(0);
-                int batchBytes = 12 + header.getInt(8);
-                if (batchBytes < HEADER_BYTES || at + batchBytes > size) {
+            for (long at = 0; readFully(segments[s], header, at); ) {
+                int batchBytes = RecordBatch.sizeAt(header, 0);
+                if (batchBytes < RecordBatchLayout.HEADER_SIZE_BYTES || at + batchBytes > size) {
                     break; // a preallocated or torn tail
                 }
+                long base = header.getLong(RecordBatchLayout.BASE_OFFSET_OFFSET);
                 batches.add(new long[] {base, s, at, batchBytes});
-                end = base + header.getInt(LAST_OFFSET_DELTA_AT) + 1;
+                end = base + header.getInt(RecordBatchLayout.LAST_OFFSET_DELTA_OFFSET) + 1;
+                if ((header.getShort(RecordBatchLayout.ATTRIBUTES_OFFSET) & RecordBatchLayout.CONTROL_FLAG_MASK) == 0) {
+                    records += header.getInt(RecordBatchLayout.RECORD_COUNT_OFFSET);
+                }
                 at += batchBytes;
             }
         }
@@ -102,28 +106,50 @@ final class StoredPartition {
             positions[i] = (int) b[2];
             sizes[i] = (int) b[3];
         }
-        return new StoredPartition(segments, baseOffsets, segmentOf, positions, sizes, end);
+        return new StoredPartition(segments, baseOffsets, segmentOf, positions, sizes, end, records);
+    }
+
+    /** Fills {@code header} from {@code position} on; false at the end of the file. */
+    private static boolean readFully(FileChannel segment, ByteBuffer header, long position) throws IOException {
+        header.clear();
+        while (header.hasRemaining()) {
+            if (segment.read(header, position + header.position()) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     long endOffset() {
         return endOffset;
     }
 
+    /** The offset of the first stored batch: what ListOffsets answers for the earliest offset. */
+    long startOffset() {
+        return baseOffsets.length == 0 ? endOffset : baseOffsets[0];
+    }
+
+    long records() {
+        return records;
+    }
+
     /**
-     * The batches from the one holding {@code offset} on, within one segment and {@code maxBytes} (but at
-     * least one batch, as a broker must); empty at or past the end.
+     * The whole batches from the one holding {@code offset} (or the first, below it) on, within one
+     * segment and {@code maxBytes}; with {@code atLeastOne} the first batch even when it alone is larger,
+     * as a broker answers the first partition of a Fetch. Empty at or past the end.
      */
-    Records read(long offset, int maxBytes) {
+    Records read(long offset, int maxBytes, boolean atLeastOne) {
         int first = Arrays.binarySearch(baseOffsets, offset);
         if (first < 0) {
-            first = -first - 2; // the batch before the insertion point holds the offset
+            first = Math.max(0, -first - 2); // the batch before the insertion point holds the offset
         }
-        if (first < 0 || offset >= endOffset) {
+        if (offset >= endOffset || (!atLeastOne && sizes[first] > maxBytes)) {
             return new ByteBufferRecords(ByteBuffer.allocate(0));
         }
         int last = first;
         int bytes = sizes[first];
-        while (last + 1 < sizes.length && segmentOf[last + 1] == segmentOf[first] && bytes + sizes[last + 1] <= maxBytes) {
+        while (last + 1 < sizes.length && segmentOf[last + 1] == segmentOf[first]
+                && bytes + sizes[last + 1] <= maxBytes) {
             bytes += sizes[++last];
         }
         return new FileRecords(segments[segmentOf[first]], positions[first], bytes);

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Accepts client connections on the configured listeners and wires each into a pipeline of
  * {@link FrameDecoder} and {@link RequestDispatcher}, behind the {@link NetworkLimits} (connection
- * counts, idle timeout, queued requests), on a {@link NetworkTransport}. Thread-safe: start and stop are called by the broker's lifecycle.
+ * counts, idle timeout, queued requests, socket buffers), on a {@link NetworkTransport}. Thread-safe:
+ * start and stop are called by the broker's lifecycle.
  */
 public final class NetworkServer implements AutoCloseable {
 
@@ -63,11 +64,15 @@ public final class NetworkServer implements AutoCloseable {
                 .channel(transport.serverChannelType)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true);
+        // A size set here is fixed for the connection's life: Linux no longer grows the buffer with its
+        // traffic. 0 or less leaves the kernel's autotuning. The receive buffer goes on the listening socket
+        // as well, as Kafka does, so that the window scale agreed in the handshake fits it.
         if (limits.sendBufferBytes() > 0) {
             bootstrap.childOption(ChannelOption.SO_SNDBUF, limits.sendBufferBytes());
         }
         if (limits.receiveBufferBytes() > 0) {
-            bootstrap.childOption(ChannelOption.SO_RCVBUF, limits.receiveBufferBytes());
+            bootstrap.option(ChannelOption.SO_RCVBUF, limits.receiveBufferBytes())
+                    .childOption(ChannelOption.SO_RCVBUF, limits.receiveBufferBytes());
         }
         bootstrap
                 .childHandler(new ChannelInitializer<SocketChannel>() {
