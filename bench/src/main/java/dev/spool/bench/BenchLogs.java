@@ -8,12 +8,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.stream.Stream;
 
 /** Not thread-safe: what the benchmarks share (a 16 KiB batch, a scratch directory, a scheduler). */
 final class BenchLogs {
@@ -45,14 +43,6 @@ final class BenchLogs {
     static Path newDir(String name) throws IOException {
         Path root = Path.of(System.getProperty("spool.bench.dir", System.getProperty("java.io.tmpdir")));
         return Files.createTempDirectory(root, name);
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
     }
 
     static ScheduledExecutorService scheduler() {

@@ -1,5 +1,6 @@
 package dev.spool.bench;
 
+import dev.spool.log.FileTrees;
 import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
 
@@ -24,6 +25,6 @@ final class FreshLog {
     void delete() throws IOException {
         log.close();
         scheduler.shutdownNow();
-        BenchLogs.deleteTree(dir);
+        FileTrees.deleteRecursively(dir);
     }
 }

@@ -2,14 +2,13 @@ package dev.spool.broker;
 
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.log.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Thread-safe: a broker running inside this JVM, for tests: on a free port of 127.0.0.1, with its data in a
@@ -105,13 +104,8 @@ public final class EmbeddedSpool implements AutoCloseable {
     }
 
     private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            FileTrees.deleteRecursively(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot delete the embedded broker's data in " + dir, e);
         }

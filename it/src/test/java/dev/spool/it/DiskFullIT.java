@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.spool.it.reliability.PartitionReader;
 import dev.spool.it.reliability.RawRequest;
 import dev.spool.it.reliability.SmallFileSystem;
+import dev.spool.log.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class DiskFullIT {
             small.close();
         }
         if (bigDir != null) {
-            SpoolProcess.deleteRecursively(bigDir);
+            FileTrees.deleteRecursively(bigDir);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.spool.it;
 
+import dev.spool.log.FileTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -151,7 +152,7 @@ public final class SpoolProcess implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         stop(process);
-        deleteRecursively(dataDir);
+        FileTrees.deleteRecursively(dataDir);
     }
 
     private static void stop(Process process) throws InterruptedException {
@@ -163,17 +164,6 @@ public final class SpoolProcess implements AutoCloseable {
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             handle.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 }

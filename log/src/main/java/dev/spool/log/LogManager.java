@@ -26,7 +26,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * Thread-safe: the partition logs of every directory in {@code log.dirs}.
@@ -329,11 +328,7 @@ public final class LogManager implements AutoCloseable {
         try {
             PartitionLog log = logs.remove(partition);
             log.close();
-            try (Stream<Path> files = Files.walk(log.dir())) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
+            FileTrees.deleteRecursively(log.dir());
             cleaner.onPartitionDeleted(log.dir().getParent(), partition);
         } finally {
             cleaner.resume(partition);

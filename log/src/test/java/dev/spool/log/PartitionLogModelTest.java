@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +62,7 @@ class PartitionLogModelTest {
             log.close();
             scheduler.shutdown(); // runs the pending deletions first
             assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-            deleteTree(root);
+            FileTrees.deleteRecursively(root);
         }
     }
 
@@ -205,13 +204,5 @@ class PartitionLogModelTest {
         assertThat(got.timestamp()).isEqualTo(expected.timestamp());
         assertThat(TestLogs.text(got.key())).isEqualTo(expected.key());
         assertThat(TestLogs.text(got.value())).isEqualTo(expected.value());
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.spool.log.cleaner;
 
 import dev.spool.log.FetchSlice;
+import dev.spool.log.FileTrees;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
@@ -23,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -114,7 +113,7 @@ class CompactionModelTest {
             log.close();
             scheduler.shutdown();
             assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-            deleteTree(root);
+            FileTrees.deleteRecursively(root);
         }
     }
 
@@ -286,13 +285,5 @@ class CompactionModelTest {
 
     private static String text(ByteBuffer buffer) {
         return buffer == null ? null : StandardCharsets.UTF_8.decode(buffer.duplicate()).toString();
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
-            }
-        }
     }
 }

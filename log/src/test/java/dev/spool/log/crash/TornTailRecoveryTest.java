@@ -1,5 +1,6 @@
 package dev.spool.log.crash;
 
+import dev.spool.log.FileTrees;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogFileNames;
 import dev.spool.log.LogLoadOptions;
@@ -22,14 +23,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,11 +92,7 @@ class TornTailRecoveryTest {
         } finally {
             scheduler.shutdown();
             assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
+            FileTrees.deleteRecursively(root);
         }
     }
 
