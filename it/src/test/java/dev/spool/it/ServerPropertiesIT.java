@@ -56,6 +56,7 @@ class ServerPropertiesIT {
             Config config = admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker);
             assertStatic(config, "num.partitions", "3");
             assertStatic(config, "num.io.threads", "4");
+            assertStatic(config, "socket.send.buffer.bytes", "102400");
             assertStatic(config, "log.retention.hours", "72");
             assertStatic(config, "log.segment.bytes", "536870912");
             assertStatic(config, "message.max.bytes", "2000000");
