@@ -39,7 +39,7 @@ final class Recompression {
 
     /**
      * {@code batch}, a validated producer batch (base offset 0), built again in {@code config}'s
-     * compression.type at its level (compression.gzip.level, compression.zstd.level).
+     * compression.type at its level (compression.gzip.level, compression.lz4.level, compression.zstd.level).
      */
     static ByteBuffer rebuild(RecordBatch batch, LogConfig config) {
         ONE_AT_A_TIME.acquireUninterruptibly();

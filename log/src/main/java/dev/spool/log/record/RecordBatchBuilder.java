@@ -41,7 +41,10 @@ public final class RecordBatchBuilder {
         this.compressionLevel = CompressionCodecs.defaultLevel(compression);
     }
 
-    /** The level gzip or zstd compresses at (see {@link CompressionCodecs#wrapForOutput(CompressionType, int, java.io.OutputStream)}). */
+    /**
+     * The level gzip, lz4 or zstd compresses at (see
+     * {@link CompressionCodecs#wrapForOutput(CompressionType, int, java.io.OutputStream)}).
+     */
     public RecordBatchBuilder compressionLevel(int level) {
         this.compressionLevel = level;
         return this;

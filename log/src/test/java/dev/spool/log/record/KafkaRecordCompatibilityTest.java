@@ -6,6 +6,7 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -108,6 +109,30 @@ class KafkaRecordCompatibilityTest {
             assertThat(r.headers()).extracting(Header::key).containsExactly("k", "k");
             assertThat(r.headers().get(1).value()).isNull();
         }
+    }
+
+    /**
+     * At the default level lz4 compresses as Kafka does, byte for byte: Kafka keeps the fast compressor
+     * there and uses the high-compression one, ~25x slower, only at the other levels (KIP-390).
+     */
+    @Test
+    void lz4AtTheDefaultLevelIsByteForByteKafkas() {
+        List<Object[]> samples = sampleRecords(9, 400);
+        MemoryRecordsBuilder kafka = MemoryRecords.builder(ByteBuffer.allocate(1024), Compression.lz4().build(),
+                TimestampType.CREATE_TIME, 0L);
+        RecordBatchBuilder ours = new RecordBatchBuilder(CompressionType.LZ4);
+        for (Object[] s : samples) {
+            kafka.append(new SimpleRecord((Long) s[0], (byte[]) s[1], (byte[]) s[2]));
+            ours.append((Long) s[0], (byte[]) s[1], (byte[]) s[2]);
+        }
+        ByteBuffer theirs = kafka.build().buffer();
+        ByteBuffer built = ours.build();
+
+        assertThat(recordsSection(built)).isEqualTo(recordsSection(theirs));
+    }
+
+    private static ByteBuffer recordsSection(ByteBuffer batch) {
+        return batch.duplicate().position(batch.position() + RecordBatchLayout.RECORDS_OFFSET);
     }
 
     @ParameterizedTest
