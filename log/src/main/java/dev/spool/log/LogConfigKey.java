@@ -1,5 +1,7 @@
 package dev.spool.log;
 
+import dev.spool.log.record.CompressionCodecs;
+
 /**
  * Immutable: every topic-level log setting, declared once with Kafka's name, Kafka's default, its
  * type, allowed values and a one-line description. {@link LogConfig} parses values from these. Kafka's
@@ -42,7 +44,8 @@ public enum LogConfigKey {
     PREALLOCATE("preallocate", "false", Type.BOOLEAN, 0, "Preallocate segment files (ignored: never preallocated)."),
     UNCLEAN_LEADER_ELECTION_ENABLE("unclean.leader.election.enable", "false", Type.BOOLEAN, 0,
             "Allow an out-of-sync replica to become leader."),
-    COMPRESSION_GZIP_LEVEL("compression.gzip.level", "-1", Type.INT, -1, 9,
+    COMPRESSION_GZIP_LEVEL("compression.gzip.level", String.valueOf(CompressionCodecs.GZIP_DEFAULT_LEVEL), Type.INT,
+            -1, 9,
             "gzip level when the broker compresses (compression.type gzip).") {
         @Override
         public boolean allows(long value) {
@@ -54,10 +57,11 @@ public enum LogConfigKey {
             return "-1, or 1 to 9";
         }
     },
-    COMPRESSION_LZ4_LEVEL("compression.lz4.level", "9", Type.INT, 1, 17,
+    COMPRESSION_LZ4_LEVEL("compression.lz4.level", String.valueOf(CompressionCodecs.LZ4_DEFAULT_LEVEL), Type.INT, 1, 17,
             "lz4 level when the broker compresses (compression.type lz4): 9 uses the fast compressor, as "
                     + "Kafka; the others lz4's high-compression one, many times slower."),
-    COMPRESSION_ZSTD_LEVEL("compression.zstd.level", "3", Type.INT, -131072, 22,
+    COMPRESSION_ZSTD_LEVEL("compression.zstd.level", String.valueOf(CompressionCodecs.ZSTD_DEFAULT_LEVEL), Type.INT,
+            -131072, 22,
             "zstd level when the broker compresses (compression.type zstd)."),
     LOCAL_RETENTION_MS("local.retention.ms", "-2", Type.LONG, -2,
             "Tiered storage's local retention; -2 is retention.ms (kept: Spool has no tiered storage)."),
