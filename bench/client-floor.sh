@@ -35,11 +35,6 @@ PORT="$(awk '/^listening on/ {print $3}' "$OUT/null-broker.out")"
 [ -n "$PORT" ] || { echo "NullBroker did not start (see $OUT/null-broker.out)" >&2; exit 1; }
 RECORDS_D="$(awk '$1 == "topic" && $2 == "bench:" {print $3}' "$OUT/null-broker.out")"
 
-tool() { # tool CLASS ARGS...: as bench/side-by-side.sh runs the perf tools (KAFKA_JVM from lib.sh)
-  # shellcheck disable=SC2086
-  timeout -k 10 600 java -Xmx512M $KAFKA_JVM -Dlog4j2.configurationFile="$HERE/compare/log4j2-tools.xml" \
-    -cp "$LIBS/*" "$@"
-}
 run() { # run KEY TRIAL [PROPERTY=VALUE...]: c or c0
   local log="$OUT/$1-$2.log"
   sleep 5 # as the harness: each run starts on a settled machine

@@ -92,11 +92,6 @@ done
 { date -u +%FT%TZ; echo "nproc $(nproc)"; grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 2p; uname -r
   java -version 2>&1 | head -1; echo "scale 1/$SCALE"; } >"$OUT/machine.txt"
 
-tool() { # tool CLASS ARGS...: a Kafka 4.4.0 main class in a JVM of its own (the tool scripts' settings)
-  timeout -k 10 "$RUN_TIMEOUT_S" java -Xmx512M $KAFKA_JVM -Dlog4j2.configurationFile="$HERE/compare/log4j2-tools.xml" \
-    -cp "$LIBS/*:$PROBE" "$@"
-}
-
 KAFKA_PID=""; SPOOL_PID=""
 stop_broker() { # stop_broker PID: SIGTERM, then SIGKILL after 60 s
   local pid="$1"

@@ -4,6 +4,16 @@
 # The G1 flags of Kafka's kafka-run-class.sh, for its broker and its perf tools alike.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 KAFKA_JVM="-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -Djava.awt.headless=true"
+COMPARE_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# tool CLASS ARGS...: a Kafka 4.4.0 main class from $LIBS in a JVM of its own, with the perf tool scripts'
+# settings (512 MB heap, KAFKA_JVM), warnings only, killed after RUN_TIMEOUT_S (600); PROBE, when set, is
+# on the class path too.
+tool() {
+  # shellcheck disable=SC2086
+  timeout -k 10 "${RUN_TIMEOUT_S:-600}" java -Xmx512M $KAFKA_JVM \
+    -Dlog4j2.configurationFile="$COMPARE_DIR/log4j2-tools.xml" -cp "$LIBS/*${PROBE:+:$PROBE}" "$@"
+}
 
 # parse_producer PREFIX LOG: the summary line ProducerPerformance prints for the whole run, e.g.
 #   200000 records sent, 19998.0 records/sec (1.91 MB/sec), 3.10 ms avg latency, 250.00 ms max
