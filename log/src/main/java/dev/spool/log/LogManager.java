@@ -142,7 +142,10 @@ public final class LogManager implements AutoCloseable {
             }
         }
         Files.deleteIfExists(marker);
-        LOG.info("Loaded {} partitions from {} ({} shutdown)", partitionDirs.size(), logDir, clean ? "clean" : "unclean");
+        // A directory that never held a log has nothing a crash could have left behind: no marker is expected.
+        boolean neverUsed = partitionDirs.isEmpty() && !Files.exists(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
+        LOG.info("Loaded {} partitions from {} ({})", partitionDirs.size(), logDir,
+                neverUsed ? "new log dir" : clean ? "clean shutdown" : "unclean shutdown");
     }
 
     private static Map<TopicPartition, Long> readCheckpoint(Path file) throws IOException {

@@ -25,6 +25,19 @@ public final class BrokerConfig {
             "Comma-separated NAME://host:port endpoints to listen on; port 0 picks a free port.");
     public static final ConfigKey<String> ADVERTISED_LISTENERS = ConfigKey.list("advertised.listeners", null,
             "Endpoints given to clients in metadata; defaults to listeners (with the bound port).");
+    public static final ConfigKey<String> LISTENER_SECURITY_PROTOCOL_MAP = ConfigKey.list(
+            "listener.security.protocol.map", ListenerSecurity.DEFAULT_MAP,
+            "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol. Spool serves PLAINTEXT only: a "
+                    + "listener that maps to SSL, SASL_PLAINTEXT or SASL_SSL, or to nothing, stops start-up.");
+    public static final ConfigKey<String> SECURITY_INTER_BROKER_PROTOCOL = ConfigKey.string(
+            "security.inter.broker.protocol", "PLAINTEXT",
+            "The protocol brokers speak to each other; Spool has no TLS or SASL yet, so any other value stops start-up.")
+            .validatedBy(ConfigValidator.only("PLAINTEXT", "not supported: Spool has no TLS or SASL yet"));
+    public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = ConfigKey.string("authorizer.class.name", "",
+            "The authorizer enforcing ACLs; Spool has none yet, so naming one stops start-up rather than serve "
+                    + "every client without access control.")
+            .validatedBy(ConfigValidator.only("", "not supported: Spool has no authorizer yet and would serve every "
+                    + "client without access control"));
     public static final ConfigKey<String> LOG_DIRS = ConfigKey.list("log.dirs", null,
             "Comma-separated directories of the partition logs; overrides log.dir.");
     public static final ConfigKey<String> LOG_DIR = ConfigKey.list("log.dir", "./data",
@@ -144,7 +157,8 @@ public final class BrokerConfig {
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
                     + "exposes JMX, which Prometheus reaches only through an agent.");
 
-    public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS, LOG_DIRS, LOG_DIR,
+    public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
+            LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
@@ -238,8 +252,9 @@ public final class BrokerConfig {
         }
         // Parsed here as well as on use so that a bad value fails before anything starts: Broker.start
         // reads advertised.listeners only after binding the listeners.
-        listeners();
-        advertisedListeners();
+        ListenerSecurity security = ListenerSecurity.parse(get(LISTENER_SECURITY_PROTOCOL_MAP));
+        security.requireServed(listeners(), LISTENERS.name());
+        security.requireServed(advertisedListeners(), ADVERTISED_LISTENERS.name());
         logDirs();
         metricsListener();
         checkLogDefaults();

@@ -70,4 +70,22 @@ public interface ConfigValidator<T> {
             }
         };
     }
+
+    /**
+     * Only {@code allowed} (compared ignoring case and surrounding spaces): for a setting whose other values ask
+     * for something Spool does not have, where going on without it would be less safe than not starting.
+     */
+    static ConfigValidator<String> only(String allowed, String why) {
+        return new ConfigValidator<>() {
+            @Override
+            public String problem(String value) {
+                return allowed.equalsIgnoreCase(value.trim()) ? null : why;
+            }
+
+            @Override
+            public String describe() {
+                return allowed.isEmpty() ? "empty (not supported)" : allowed + " (others not supported)";
+            }
+        };
+    }
 }

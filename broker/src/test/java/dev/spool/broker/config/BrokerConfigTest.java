@@ -55,6 +55,7 @@ class BrokerConfigTest {
     void listenersAndAdvertisedListenersAreParsed() {
         BrokerConfig config = new BrokerConfig(Map.of(
                 "listeners", "PLAINTEXT://0.0.0.0:9092,INTERNAL://localhost:0",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT",
                 "advertised.listeners", "PLAINTEXT://broker1.example.com:9092"));
 
         assertThat(config.listeners()).containsExactly(new Endpoint("PLAINTEXT", "0.0.0.0", 9092),

@@ -1,0 +1,89 @@
+package dev.spool.broker.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ListenerSecurityTest {
+
+    @Test
+    void plaintextListenersStart() {
+        BrokerConfig config = new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:0"));
+
+        assertThat(config.listeners()).containsExactly(new Endpoint("PLAINTEXT", "127.0.0.1", 0));
+    }
+
+    @Test
+    void eachSecureProtocolByItsOwnNameIsRefusedNamingTheListener() {
+        for (String protocol : new String[] {"SSL", "SASL_PLAINTEXT", "SASL_SSL"}) {
+            String listener = protocol + "://127.0.0.1:9093";
+            assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092," + listener)))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("listener " + listener + " in listeners uses security protocol " + protocol)
+                    .hasMessageContaining("does not support");
+        }
+    }
+
+    @Test
+    void aCustomNameTakesItsProtocolFromTheMap() {
+        Map<String, String> secure = Map.of("listeners", "CLIENTS://127.0.0.1:9092",
+                "listener.security.protocol.map", "CLIENTS:SASL_SSL");
+        assertThatThrownBy(() -> new BrokerConfig(secure))
+                .hasMessageContaining("listener CLIENTS://127.0.0.1:9092 in listeners uses security protocol SASL_SSL");
+
+        BrokerConfig plain = new BrokerConfig(Map.of("listeners", "clients://127.0.0.1:9092",
+                "listener.security.protocol.map", "CLIENTS:plaintext"));
+        assertThat(plain.listeners()).containsExactly(new Endpoint("clients", "127.0.0.1", 9092));
+    }
+
+    @Test
+    void aMapThatRenamesPlaintextToATlsListenerIsRefused() {
+        // The name says PLAINTEXT, the map says SSL: the map wins, as in Kafka.
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
+                "listener.security.protocol.map", "PLAINTEXT:SSL")))
+                .hasMessageContaining("uses security protocol SSL");
+    }
+
+    @Test
+    void anUnmappedListenerNameIsRefused() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093")))
+                .hasMessageContaining("listener CONTROLLER://127.0.0.1:9093 in listeners has no security protocol")
+                .hasMessageContaining("listener.security.protocol.map");
+    }
+
+    @Test
+    void advertisedListenersFollowTheSameRule() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
+                "advertised.listeners", "SSL://broker.example.com:9093")))
+                .hasMessageContaining("listener SSL://broker.example.com:9093 in advertised.listeners uses security protocol SSL");
+    }
+
+    @Test
+    void malformedMapsAreRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listener.security.protocol.map", "PLAINTEXT")))
+                .hasMessageContaining("invalid value 'PLAINTEXT' for listener.security.protocol.map");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listener.security.protocol.map", "PLAINTEXT:TLS")))
+                .hasMessageContaining("unknown security protocol 'TLS'");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listener.security.protocol.map", "A:PLAINTEXT,a:SSL")))
+                .hasMessageContaining("mapped twice");
+    }
+
+    @Test
+    void anAuthorizerIsRefusedAndAnEmptyOneAccepted() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("authorizer.class.name",
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer")))
+                .hasMessageContaining("invalid value 'org.apache.kafka.metadata.authorizer.StandardAuthorizer' for "
+                        + "authorizer.class.name: not supported");
+        assertThat(new BrokerConfig(Map.of("authorizer.class.name", " ")).get(BrokerConfig.AUTHORIZER_CLASS_NAME))
+                .isBlank();
+    }
+
+    @Test
+    void aSecureInterBrokerProtocolIsRefused() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("security.inter.broker.protocol", "SASL_SSL")))
+                .hasMessageContaining("invalid value 'SASL_SSL' for security.inter.broker.protocol: not supported");
+        assertThat(new BrokerConfig(Map.of("security.inter.broker.protocol", "plaintext")).listeners()).hasSize(1);
+    }
+}
