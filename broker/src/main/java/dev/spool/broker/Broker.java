@@ -42,6 +42,7 @@ import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.log.LogClock;
+import dev.spool.log.DirectoryLock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogManager;
 import dev.spool.log.cleaner.CleanerConfig;
@@ -109,8 +110,16 @@ public final class Broker implements AutoCloseable {
         long startNanos = System.nanoTime();
         Map<String, String> logDefaults = config.logConfigDefaults();
         LogConfig brokerLogConfig = parseLogDefaults(logDefaults);
+        // Locked before anything in them is read or written; released last, after the logs are closed.
+        List<DirectoryLock> locks = lockDataDirectories(config.logDirs());
         Path logDir = config.logDirs().get(0);
-        MetaProperties meta = MetaProperties.loadOrCreate(logDir, config.nodeId());
+        MetaProperties meta;
+        try {
+            meta = MetaProperties.loadOrCreate(logDir, config.nodeId());
+        } catch (IOException | RuntimeException e) {
+            closeAll(new ArrayList<>(locks));
+            throw e;
+        }
         LogClock clock = LogClock.SYSTEM;
         List<AutoCloseable> resources = new ArrayList<>();
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, runnable -> {
@@ -123,6 +132,7 @@ public final class Broker implements AutoCloseable {
         // Waits for a transport still starting (~40 ms at most) so that a failed start leaves no event loop running.
         AutoCloseable closeTransport = () -> transport.join().close();
         resources.add(closeTransport);
+        resources.addAll(locks);
         try {
             // Every log, the metadata log included, is opened and recovered here; a topic's config is the
             // defaults until the metadata image is loaded and the partition manager applies its overrides.
@@ -248,6 +258,20 @@ public final class Broker implements AutoCloseable {
             closeAll(resources);
             throw e;
         }
+    }
+
+    /** Every log dir locked (the metadata log lives in the first), or none: a refused lock releases the others. */
+    private static List<DirectoryLock> lockDataDirectories(List<Path> logDirs) throws IOException {
+        List<DirectoryLock> locks = new ArrayList<>();
+        try {
+            for (Path dir : logDirs) {
+                locks.add(DirectoryLock.acquire(dir));
+            }
+        } catch (IOException e) {
+            closeAll(new ArrayList<>(locks));
+            throw e;
+        }
+        return locks;
     }
 
     private static LogConfig parseLogDefaults(Map<String, String> logDefaults) {

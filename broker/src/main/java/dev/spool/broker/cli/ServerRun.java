@@ -3,6 +3,7 @@ package dev.spool.broker.cli;
 import dev.spool.broker.Broker;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.ConfigException;
+import dev.spool.log.DirectoryInUseException;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +38,10 @@ final class ServerRun {
             err.println("spool: invalid configuration: " + e.getMessage());
             err.flush();
             return SpoolCommand.USAGE_ERROR;
+        } catch (DirectoryInUseException e) {
+            // Expected when an operator starts a second broker on the same data: one line, no stack trace.
+            LOG.error("Spool broker failed to start: {}", e.getMessage());
+            return 1;
         } catch (Exception e) {
             LOG.error("Spool broker failed to start", e);
             return 1;
