@@ -218,7 +218,7 @@ public final class Broker implements AutoCloseable {
             metadata.addListener(groupCoordinator);
             GroupHandler groupHandler = new GroupHandler(groupCoordinator);
             OffsetHandler offsetHandler = new OffsetHandler(groupCoordinator);
-            // OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (PROTOCOL.md).
+            // OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (docs/protocol.md).
             registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                             new FindCoordinatorHandler(groupCoordinator, () -> view[0]))
                     .register(ApiKey.JOIN_GROUP, 0, ApiKey.JOIN_GROUP.highestVersion, groupHandler)

@@ -12,7 +12,7 @@ import org.apache.kafka.common.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The three clients of PROTOCOL.md connect to a broker started with bin/spool and see it. */
+/** The three clients of docs/protocol.md connect to a broker started with bin/spool and see it. */
 class ClusterDiscoveryIT {
 
     @RegisterExtension
