@@ -143,7 +143,8 @@ public final class Broker implements AutoCloseable {
                     new CleanerConfig(config.get(BrokerConfig.LOG_CLEANER_ENABLE),
                             config.get(BrokerConfig.LOG_CLEANER_THREADS),
                             config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE),
-                            config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS)));
+                            config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS)),
+                    config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR));
             resources.add(0, logs);
             PartitionLog metadataPartition = logs.getOrCreate(new TopicPartition(MetadataLog.TOPIC, 0));
             logs.addFailureListener((failedDir, cause, onlineDirs) -> {

@@ -30,7 +30,7 @@ final class LogLoader {
     private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
 
     /** The segments found, and where the log ends. */
-    record Loaded(TreeMap<Long, LogSegment> segments, long logEndOffset, boolean recovered) {
+    record Loaded(TreeMap<Long, LogSegment> segments, long logEndOffset) {
     }
 
     private LogLoader() {
@@ -49,7 +49,6 @@ final class LogLoader {
                 }
             }
         }
-        boolean recovered = false;
         for (int i = 0; i < baseOffsets.size(); i++) {
             long base = baseOffsets.get(i);
             boolean last = i == baseOffsets.size() - 1;
@@ -57,7 +56,6 @@ final class LogLoader {
             long sizeBefore = Files.size(LogFileNames.logFile(dir, base));
             LogSegment segment = LogSegment.open(dir, base, config, last, recover);
             segments.put(base, segment);
-            recovered |= recover;
             if (recover && segment.sizeInBytes() < sizeBefore && !last) {
                 deleteSegmentsAfter(dir, baseOffsets.subList(i + 1, baseOffsets.size()), segment);
                 segment.resizeIndexes(config.segmentIndexBytes);
@@ -70,14 +68,10 @@ final class LogLoader {
         }
         LogSegment active = segments.lastEntry().getValue();
         long logEndOffset = Math.max(active.baseOffset(), active.readNextOffset());
-        if (recovered) {
-            // Validated bytes may still sit in the page cache only: make them durable before the
-            // recovery point moves past them, or an OS crash could hide a torn tail from the next recovery.
-            for (LogSegment segment : segments.tailMap(recoverFrom, true).values()) {
-                segment.flush();
-            }
-        }
-        return new Loaded(segments, logEndOffset, recovered);
+        // Nothing is flushed here: the validated bytes may sit in the page cache only, so the recovery point
+        // stays where it was (PartitionLog.open) and the next unclean start validates them again, until a
+        // flush moves it. An fsync per recovered partition made start-up cost grow with the partition count.
+        return new Loaded(segments, logEndOffset);
     }
 
     private static void deleteSegmentsAfter(Path dir, List<Long> later, LogSegment truncated) throws IOException {

@@ -21,10 +21,16 @@ import java.util.Set;
 import java.util.HashSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -51,12 +57,15 @@ public final class LogManager implements AutoCloseable {
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
+    /** Kafka's default of {@code num.recovery.threads.per.data.dir}. */
+    public static final int DEFAULT_RECOVERY_THREADS_PER_DATA_DIR = 2;
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
+    private final int recoveryThreadsPerDataDir;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /** The logs of offline directories, kept so their partitions are never created again elsewhere. */
     private final Map<TopicPartition, PartitionLog> offlineLogs = new ConcurrentHashMap<>();
@@ -76,7 +85,8 @@ public final class LogManager implements AutoCloseable {
     }
 
     private LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
-                       ScheduledExecutorService scheduler) {
+                       ScheduledExecutorService scheduler, int recoveryThreadsPerDataDir) {
+        this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
         this.logDirs = List.copyOf(logDirs);
         this.topicConfigs = topicConfigs;
         this.clock = clock;
@@ -96,7 +106,21 @@ public final class LogManager implements AutoCloseable {
     public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
                                   ScheduledExecutorService scheduler, Intervals intervals,
                                   CleanerConfig cleanerConfig) throws IOException {
-        LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler);
+        return open(logDirs, topicConfigs, clock, scheduler, intervals, cleanerConfig, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR);
+    }
+
+    /**
+     * As {@link #open(List, Function, LogClock, ScheduledExecutorService, Intervals, CleanerConfig)}, opening
+     * (and after a crash recovering) each directory's partitions on {@code recoveryThreadsPerDataDir} threads
+     * ({@code num.recovery.threads.per.data.dir}): recovery is bound by CPU (CRC checks) and by the disk.
+     */
+    public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
+                                  ScheduledExecutorService scheduler, Intervals intervals,
+                                  CleanerConfig cleanerConfig, int recoveryThreadsPerDataDir) throws IOException {
+        if (recoveryThreadsPerDataDir < 1) {
+            throw new IllegalArgumentException("recoveryThreadsPerDataDir must be at least 1: " + recoveryThreadsPerDataDir);
+        }
+        LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler, recoveryThreadsPerDataDir);
         for (Path logDir : logDirs) {
             manager.loadDir(logDir);
         }
@@ -113,6 +137,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     private void loadDir(Path logDir) throws IOException {
+        long startNanos = System.nanoTime();
         Files.createDirectories(logDir);
         Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
         boolean clean = Files.exists(marker);
@@ -123,29 +148,81 @@ public final class LogManager implements AutoCloseable {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(logDir, Files::isDirectory)) {
             stream.forEach(partitionDirs::add);
         }
-        for (Path partitionDir : partitionDirs) {
-            TopicPartition partition = TopicPartition.parseDirName(partitionDir.getFileName().toString());
-            if (partition == null) {
-                LOG.warn("Skipping {}: not a <topic>-<partition> directory", partitionDir);
-                continue;
+        ExecutorService loaders = Executors.newFixedThreadPool(recoveryThreadsPerDataDir,
+                daemonThreads("log-loader-" + logDir.getFileName()));
+        try {
+            List<Future<?>> loads = new ArrayList<>();
+            for (Path partitionDir : partitionDirs) {
+                loads.add(loaders.submit(() -> {
+                    loadPartition(partitionDir, clean, recoveryPoints, startOffsets, highWatermarks);
+                    return null;
+                }));
             }
-            LogLoadOptions options = new LogLoadOptions(recoveryPoints.getOrDefault(partition, 0L),
-                    startOffsets.getOrDefault(partition, 0L), clean);
-            PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
-                    options, this::onIoError);
-            Long highWatermark = highWatermarks.get(partition);
-            if (highWatermark != null) {
-                log.updateHighWatermark(highWatermark);
-            }
-            if (logs.putIfAbsent(partition, log) != null) {
-                throw new IOException("Partition " + partition + " found twice, again in " + partitionDir);
-            }
+            awaitAll(loads);
+        } finally {
+            loaders.shutdownNow();
         }
         Files.deleteIfExists(marker);
         // A directory that never held a log has nothing a crash could have left behind: no marker is expected.
         boolean neverUsed = partitionDirs.isEmpty() && !Files.exists(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
-        LOG.info("Loaded {} partitions from {} ({})", partitionDirs.size(), logDir,
-                neverUsed ? "new log dir" : clean ? "clean shutdown" : "unclean shutdown");
+        LOG.info("Loaded {} partitions from {} ({}) in {} ms on {} threads", partitionDirs.size(), logDir,
+                neverUsed ? "new log dir" : clean ? "clean shutdown" : "unclean shutdown",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), recoveryThreadsPerDataDir);
+    }
+
+    private void loadPartition(Path partitionDir, boolean clean, Map<TopicPartition, Long> recoveryPoints,
+                               Map<TopicPartition, Long> startOffsets, Map<TopicPartition, Long> highWatermarks)
+            throws IOException {
+        TopicPartition partition = TopicPartition.parseDirName(partitionDir.getFileName().toString());
+        if (partition == null) {
+            LOG.warn("Skipping {}: not a <topic>-<partition> directory", partitionDir);
+            return;
+        }
+        LogLoadOptions options = new LogLoadOptions(recoveryPoints.getOrDefault(partition, 0L),
+                startOffsets.getOrDefault(partition, 0L), clean);
+        PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
+                options, this::onIoError);
+        Long highWatermark = highWatermarks.get(partition);
+        if (highWatermark != null) {
+            log.updateHighWatermark(highWatermark);
+        }
+        if (logs.putIfAbsent(partition, log) != null) {
+            log.close();
+            throw new IOException("Partition " + partition + " found twice, again in " + partitionDir);
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger number = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Waits for every load, then rethrows the first failure (an IOException as it was thrown). */
+    private static void awaitAll(List<Future<?>> loads) throws IOException {
+        Throwable first = null;
+        for (Future<?> load : loads) {
+            try {
+                load.get();
+            } catch (ExecutionException e) {
+                first = first == null ? e.getCause() : first;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while loading logs", e);
+            }
+        }
+        if (first instanceof IOException io) {
+            throw io;
+        }
+        if (first instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (first instanceof Error error) {
+            throw error;
+        }
     }
 
     private static Map<TopicPartition, Long> readCheckpoint(Path file) throws IOException {

@@ -91,7 +91,8 @@ public final class PartitionLog implements AutoCloseable {
         log.segments.putAll(loaded.segments());
         log.logEndOffset = loaded.logEndOffset();
         log.logStartOffset = Math.min(log.logEndOffset, Math.max(options.logStartOffset(), loaded.segments().firstKey()));
-        log.recoveryPoint = loaded.recovered() || options.hadCleanShutdown() ? log.logEndOffset
+        // As Kafka: past the log end only after a clean shutdown; a recovered log is not flushed (LogLoader).
+        log.recoveryPoint = options.hadCleanShutdown() ? log.logEndOffset
                 : Math.min(options.recoveryPoint(), log.logEndOffset);
         log.highWatermark = log.logEndOffset;
         log.leaderEpochs.truncateFromEnd(log.logEndOffset);

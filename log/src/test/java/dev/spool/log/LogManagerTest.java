@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.cleaner.CleanerConfig;
 import dev.spool.log.record.CompressionType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import static dev.spool.log.TestLogs.batch;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LogManagerTest {
     @TempDir
@@ -77,15 +79,90 @@ class LogManagerTest {
         // No close: as after a crash there is no marker, so every segment is validated on open.
         LogManager reopened = open(dirs);
         assertThat(reopened.logs()).hasSize(4);
-        for (PartitionLog log : reopened.logs().values()) {
-            assertThat(log.logEndOffset()).isEqualTo(5);
-            assertThat(TestLogs.readAll(log, 0)).hasSize(5);
-        }
+        assertEveryLogHolds(reopened, 5);
         reopened.updateTopicConfig("t", TestLogs.config("retention.bytes", 0));
         assertThat(reopened.get(new TopicPartition("t", 2)).config().retentionBytes).isZero();
         reopened.delete(new TopicPartition("t", 1));
         assertThat(reopened.logs()).hasSize(3);
         reopened.close();
         // the first manager stands for the crashed process: it is never closed
+    }
+
+    @Test
+    void recoveryThreadsOpenEveryPartitionAfterACrash() throws IOException {
+        Path dir = root.resolve("d1");
+        LogManager crashed = open(List.of(dir));
+        for (int p = 0; p < 200; p++) {
+            PartitionLog log = crashed.getOrCreate(new TopicPartition("many", p));
+            for (int i = 0; i < 3; i++) {
+                log.appendAsLeader(batch("m" + p + "-" + i, 2, 1000, CompressionType.NONE), 0);
+            }
+        }
+        LogManager reopened = LogManager.open(List.of(dir), topic -> TestLogs.config("segment.bytes", 1024), clock,
+                scheduler, NEVER, CleanerConfig.DEFAULTS, 4);
+        assertThat(reopened.logs()).hasSize(200);
+        assertEveryLogHolds(reopened, 6);
+        reopened.close();
+    }
+
+    @Test
+    void aPartitionThatCannotBeLoadedFailsTheOpen() throws IOException {
+        Path dir = root.resolve("d1");
+        LogManager first = open(List.of(dir));
+        for (int p = 0; p < 20; p++) {
+            first.getOrCreate(new TopicPartition("t", p)).appendAsLeader(batch("x", 1, 1000, CompressionType.NONE), 0);
+        }
+        first.close();
+        // A segment "file" that is a directory: opening its channel fails on one loader thread.
+        Files.createDirectories(dir.resolve("broken-0").resolve(LogFileNames.logFile(dir, 0).getFileName()));
+
+        assertThatThrownBy(() -> LogManager.open(List.of(dir), topic -> TestLogs.config(), clock, scheduler, NEVER,
+                CleanerConfig.DEFAULTS, 3)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void inactiveSegmentsIndexesAreMappedOnlyWhenRead() throws IOException {
+        Path dir = root.resolve("d1");
+        TopicPartition partition = new TopicPartition("lazy", 0);
+        // An index entry for every batch, so that every segment's index file has bytes to map.
+        LogManager first = LogManager.open(List.of(dir), topic -> TestLogs.config("segment.bytes", 1024,
+                "index.interval.bytes", 1), clock, scheduler, NEVER);
+        PartitionLog log = first.getOrCreate(partition);
+        for (int i = 0; i < 30; i++) {
+            log.appendAsLeader(batch("l" + i, 2, 1000 + i, CompressionType.NONE), 0);
+        }
+        assertThat(log.segments()).hasSizeGreaterThanOrEqualTo(3);
+        first.close();
+        // Opened from a copy: the first manager's replaced mappings of the same paths wait for the GC.
+        Path copy = root.resolve("copy");
+        try (var files = Files.walk(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.copy(file, copy.resolve(dir.relativize(file).toString()));
+            }
+        }
+
+        LogManager reopened = LogManager.open(List.of(copy), topic -> TestLogs.config("segment.bytes", 1024,
+                "index.interval.bytes", 1), clock, scheduler, NEVER);
+        PartitionLog again = reopened.get(partition);
+        Path firstIndex = LogFileNames.offsetIndexFile(again.dir(), 0);
+        Path activeIndex = LogFileNames.offsetIndexFile(again.dir(), again.activeSegmentBaseOffset());
+        assertThat(mappedFiles()).contains(activeIndex.toString()).doesNotContain(firstIndex.toString());
+
+        assertThat(TestLogs.readAll(again, 0)).hasSize(60);
+        assertThat(mappedFiles()).contains(firstIndex.toString());
+        assertThat(again.offsetForTimestamp(1000).offset()).isZero();
+        reopened.close();
+    }
+
+    private static void assertEveryLogHolds(LogManager manager, int records) throws IOException {
+        for (PartitionLog log : manager.logs().values()) {
+            assertThat(log.logEndOffset()).isEqualTo(records);
+            assertThat(TestLogs.readAll(log, 0)).hasSize(records);
+        }
+    }
+
+    /** What this process has mapped, as Linux lists it. */
+    private static String mappedFiles() throws IOException {
+        return Files.readString(Path.of("/proc/self/maps"));
     }
 }

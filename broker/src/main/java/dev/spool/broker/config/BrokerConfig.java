@@ -1,5 +1,6 @@
 package dev.spool.broker.config;
 
+import dev.spool.log.LogManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -95,6 +96,10 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> LOG_CLEANER_BACKOFF_MS = ConfigKey.longValue("log.cleaner.backoff.ms", 15000,
             "How long a cleaner thread sleeps when no log needs cleaning.")
             .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> NUM_RECOVERY_THREADS_PER_DATA_DIR = ConfigKey.integer(
+            "num.recovery.threads.per.data.dir", LogManager.DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
+            "Threads per log dir opening the partitions at start-up, and recovering them after an unclean shutdown.")
+            .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Long> METADATA_SNAPSHOT_INTERVAL_RECORDS = ConfigKey.longValue(
             "metadata.log.max.records.between.snapshots", 20000,
@@ -164,7 +169,7 @@ public final class BrokerConfig {
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,
             LOG_CLEANER_ENABLE, LOG_CLEANER_THREADS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_BACKOFF_MS,
-            METADATA_SNAPSHOT_INTERVAL_RECORDS,
+            NUM_RECOVERY_THREADS_PER_DATA_DIR, METADATA_SNAPSHOT_INTERVAL_RECORDS,
             NUM_IO_THREADS, PRODUCER_ID_EXPIRATION_MS, MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
             PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,

@@ -1,6 +1,7 @@
 package dev.spool.log.index;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.RandomAccessFile;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -26,27 +27,55 @@ final class MappedIndexFile {
     private Path path;
     private volatile MappedByteBuffer buffer;
     private volatile int entries;
+    private volatile long lengthBytes;
     private int maxEntries;
+    private boolean closed;
 
     MappedIndexFile(Path path, int entrySizeBytes, int maxIndexBytes, boolean preallocate) throws IOException {
         this.path = path;
         this.entrySizeBytes = entrySizeBytes;
+        if (!preallocate) {
+            // An inactive segment's index is mapped on first use, as Kafka's lazy indexes are: a broker with thousands
+            // of partitions, most of them idle, then opens them without a mapping (and a page) per index.
+            if (!Files.exists(path)) {
+                Files.createFile(path);
+            }
+            this.lengthBytes = Files.size(path);
+            this.entries = (int) (lengthBytes / entrySizeBytes);
+            this.maxEntries = entries;
+            return;
+        }
         boolean existed = Files.exists(path);
         try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
             long length = existed ? file.length() : 0;
             this.entries = (int) (length / entrySizeBytes);
-            long mappedLength = preallocate ? Math.max(roundDown(maxIndexBytes), entries * (long) entrySizeBytes)
-                    : entries * (long) entrySizeBytes;
+            long mappedLength = Math.max(roundDown(maxIndexBytes), entries * (long) entrySizeBytes);
             file.setLength(mappedLength);
             map(file, mappedLength);
         }
     }
 
-    private void map(RandomAccessFile file, long length) throws IOException {
+    private synchronized void map(RandomAccessFile file, long length) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("Index " + path + " is closed");
+        }
         // The old mapping is left to the GC, not unmapped: a concurrent reader may still hold it
         // (it only reads committed entries, which every new length keeps).
         buffer = file.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, length);
+        lengthBytes = length;
         maxEntries = (int) (length / entrySizeBytes);
+    }
+
+    /** Maps an inactive segment's index on its first use: its whole entries, read and written in place. */
+    private synchronized MappedByteBuffer mapOnFirstUse() {
+        if (buffer == null) {
+            try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
+                map(file, entries * (long) entrySizeBytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot map index " + path, e);
+            }
+        }
+        return buffer;
     }
 
     private int roundDown(int bytes) {
@@ -55,7 +84,8 @@ final class MappedIndexFile {
 
     /** The mapped entries; absolute reads only (the buffer is shared by readers). */
     ByteBuffer buffer() {
-        return buffer;
+        MappedByteBuffer mapped = buffer;
+        return mapped != null ? mapped : mapOnFirstUse();
     }
 
     int entries() {
@@ -75,7 +105,7 @@ final class MappedIndexFile {
     }
 
     long lengthBytes() {
-        return buffer.capacity();
+        return lengthBytes;
     }
 
     /** Publishes one more entry, whose bytes the caller has just written at slot {@link #entries()}. */
@@ -83,13 +113,14 @@ final class MappedIndexFile {
         entries = entries + 1;
     }
 
-    /** Keeps the first {@code count} entries and zeroes the rest of the old ones. */
+    /**
+     * Keeps the first {@code count} entries. The bytes after them are left as they are, as Kafka leaves them:
+     * nothing reads past {@link #entries()}, appends overwrite them, and a trim cuts them off the file. Zeroing
+     * them instead touched every page of a preallocated index (10 MiB by default), which made crash recovery
+     * cost time and resident memory in proportion to the index size rather than to the data.
+     */
     void truncateToEntries(int count) {
-        int kept = Math.max(0, Math.min(count, entries));
-        for (int i = kept * entrySizeBytes; i < entries * entrySizeBytes; i++) {
-            buffer.put(i, (byte) 0);
-        }
-        entries = kept;
+        entries = Math.max(0, Math.min(count, entries));
     }
 
     /** Resizes the file (and its mapping) to {@code maxIndexBytes} rounded down to whole entries, keeping entries. */
@@ -101,17 +132,25 @@ final class MappedIndexFile {
         }
     }
 
-    /** Cuts the file to exactly its entries (done on roll and close). */
+    /** Cuts the file to exactly its entries (done on roll and close); an index not mapped yet stays so. */
     void trimToEntries() throws IOException {
         try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
             long length = entries * (long) entrySizeBytes;
             file.setLength(length);
-            map(file, length);
+            if (buffer != null) {
+                map(file, length);
+            } else {
+                lengthBytes = length;
+            }
         }
     }
 
+    /** Writes the mapped pages out; an index never mapped has nothing unwritten. */
     void flush() {
-        buffer.force();
+        MappedByteBuffer mapped = buffer;
+        if (mapped != null) {
+            mapped.force();
+        }
     }
 
     void renameTo(Path target) throws IOException {
@@ -120,7 +159,8 @@ final class MappedIndexFile {
     }
 
     /** Unmaps now; only once no reader can use this index (segment closed, or deleted after file.delete.delay.ms). */
-    void close() {
+    synchronized void close() {
+        closed = true;
         MappedByteBuffer old = buffer;
         buffer = null;
         unmap(old);

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -46,6 +47,8 @@ public final class LogSegment {
     private volatile long maxTimestampSoFar = RecordBatchLayout.NO_TIMESTAMP;
     private volatile long offsetOfMaxTimestampSoFar = -1;
     private long firstBatchTimestamp = RecordBatchLayout.NO_TIMESTAMP;
+    /** False for an inactive segment opened from disk until its timestamps are first asked for. */
+    private volatile boolean timestampsKnown = true;
     private boolean closed;
 
     private LogSegment(Path dir, long baseOffset, LogConfig config, long createdMs, boolean active) throws IOException {
@@ -125,7 +128,10 @@ public final class LogSegment {
         boolean rebuild = recover || !indexesPresent;
         if (!indexesPresent) {
             LOG.info("Rebuilding missing indexes of {}", segment.logPath);
-        } else if (!recover) {
+        } else if (!recover && active) {
+            // Only the active segment's indexes are checked here, as Kafka does: an inactive segment's were
+            // trimmed and flushed when it rolled, before the recovery point passed it, and checking them would
+            // map every index of every partition at start-up.
             try {
                 segment.offsetIndex.sanityCheck(segment.sizeBytes);
                 segment.timeIndex.sanityCheck();
@@ -141,8 +147,10 @@ public final class LogSegment {
                 segment.offsetIndex.trimToEntries();
                 segment.timeIndex.trimToEntries();
             }
-        } else {
+        } else if (active) {
             segment.loadTimestampsFromTail();
+        } else {
+            segment.timestampsKnown = false; // read on first use (knowTimestamps), which maps the time index
         }
         return segment;
     }
@@ -222,6 +230,7 @@ public final class LogSegment {
             channel.truncate(validBytes);
         }
         sizeBytes = (int) validBytes;
+        timestampsKnown = true;
         return nextOffset;
     }
 
@@ -250,6 +259,22 @@ public final class LogSegment {
                 bytesSinceLastIndexEntry += size;
             }
             position += size;
+        }
+        timestampsKnown = true;
+    }
+
+    /** Reads an inactive segment's timestamps the first time they are needed (Kafka loads them lazily too). */
+    private void knowTimestamps() {
+        if (!timestampsKnown) {
+            synchronized (this) {
+                if (!timestampsKnown) {
+                    try {
+                        loadTimestampsFromTail();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("Cannot read the timestamps of " + logPath, e);
+                    }
+                }
+            }
         }
     }
 
@@ -306,7 +331,7 @@ public final class LogSegment {
      * this segment has none. Decodes only the batch that holds it.
      */
     public Record findFirstRecordAtOrAfter(long timestampMs, long minOffset) throws IOException {
-        if (maxTimestampSoFar < timestampMs) {
+        if (maxTimestampSoFar() < timestampMs) {
             return null;
         }
         long startOffset = Math.max(minOffset, timeIndex.lookupOffsetBefore(timestampMs));
@@ -502,22 +527,26 @@ public final class LogSegment {
 
     /** The largest batch max timestamp appended, or -1. */
     public long maxTimestampSoFar() {
+        knowTimestamps();
         return maxTimestampSoFar;
     }
 
     /** The max timestamp of the segment's first batch, or -1 (max.compaction.lag.ms counts from it). */
     public long firstBatchTimestamp() {
+        knowTimestamps();
         return firstBatchTimestamp;
     }
 
     /** The last offset of the batch holding {@link #maxTimestampSoFar()}, or -1. */
     public long offsetOfMaxTimestampSoFar() {
+        knowTimestamps();
         return offsetOfMaxTimestampSoFar;
     }
 
     /** Retention's age: the largest timestamp, or the file's modification time if there is none (as Kafka). */
     public long largestTimestampForRetention() throws IOException {
-        return maxTimestampSoFar > 0 ? maxTimestampSoFar : Files.getLastModifiedTime(logPath).toMillis();
+        long largest = maxTimestampSoFar();
+        return largest > 0 ? largest : Files.getLastModifiedTime(logPath).toMillis();
     }
 
     @Override
