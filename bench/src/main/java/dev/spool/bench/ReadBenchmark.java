@@ -69,7 +69,7 @@ public class ReadBenchmark {
         if (nextOffset >= log.logEndOffset()) {
             nextOffset = 0;
         }
-        FetchSlice slice = log.read(nextOffset, FETCH_BYTES, Long.MAX_VALUE, true);
+        FetchSlice slice = log.read(nextOffset, FETCH_BYTES, log.logEndMetadata(), true);
         target.clear().limit(slice.lengthBytes());
         int read = 0;
         while (target.hasRemaining()) {
@@ -91,6 +91,6 @@ public class ReadBenchmark {
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public long readAtRandomOffset() throws IOException {
-        return log.read(random.nextLong(log.logEndOffset()), 1, Long.MAX_VALUE, false).position();
+        return log.read(random.nextLong(log.logEndOffset()), 1, log.logEndMetadata(), false).position();
     }
 }

@@ -46,8 +46,10 @@ public final class PartitionLog implements AutoCloseable {
     private final RecordBatch appendBatch = new RecordBatch();
     private volatile LogConfig config;
     private volatile long logStartOffset;
-    private volatile long logEndOffset;
-    private volatile long highWatermark;
+    /** The log end offset and where it lies; replaced (under the lock) after each append or truncation. */
+    private volatile LogOffsetMetadata logEnd;
+    /** The high watermark and where it lies: what consumers may read stops here. */
+    private volatile LogOffsetMetadata highWatermark;
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
     /** The lowest log end offset a truncation left since the cleaner last asked; guarded by lock. */
@@ -89,16 +91,16 @@ public final class PartitionLog implements AutoCloseable {
         LogLoader.Loaded loaded = LogLoader.load(dir, config, clock, options);
         PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir), ioErrors);
         log.segments.putAll(loaded.segments());
-        log.logEndOffset = loaded.logEndOffset();
-        log.logStartOffset = Math.min(log.logEndOffset, Math.max(options.logStartOffset(), loaded.segments().firstKey()));
+        log.publishLogEnd(loaded.logEndOffset());
+        log.logStartOffset = Math.min(log.logEndOffset(), Math.max(options.logStartOffset(), loaded.segments().firstKey()));
         // As Kafka: past the log end only after a clean shutdown; a recovered log is not flushed (LogLoader).
-        log.recoveryPoint = options.hadCleanShutdown() ? log.logEndOffset
-                : Math.min(options.recoveryPoint(), log.logEndOffset);
-        log.highWatermark = log.logEndOffset;
-        log.leaderEpochs.truncateFromEnd(log.logEndOffset);
+        log.recoveryPoint = options.hadCleanShutdown() ? log.logEndOffset()
+                : Math.min(options.recoveryPoint(), log.logEndOffset());
+        log.highWatermark = log.logEnd;
+        log.leaderEpochs.truncateFromEnd(log.logEndOffset());
         log.leaderEpochs.truncateFromStart(log.logStartOffset);
         LOG.info("Opened {}: {} segments, log start offset {}, log end offset {}", dir, log.segments.size(),
-                log.logStartOffset, log.logEndOffset);
+                log.logStartOffset, log.logEndOffset());
         return log;
     }
 
@@ -166,7 +168,7 @@ public final class PartitionLog implements AutoCloseable {
             LogConfig config = this.config;
             long nowMs = clock.nowMs();
             boolean logAppendTime = config.logAppendTime;
-            long firstOffset = logEndOffset;
+            long firstOffset = logEnd.offset();
             long nextOffset = firstOffset;
             long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
             int batchCount = 0;
@@ -198,7 +200,7 @@ public final class PartitionLog implements AutoCloseable {
             leaderEpochs.maybeAssign(leaderEpoch, firstOffset);
             int size = write(config, batches, firstOffset, nextOffset - 1, maxTimestamp, nowMs);
             if (commit) {
-                highWatermark = logEndOffset;
+                highWatermark = logEnd;
             }
             return new AppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? nowMs : -1,
                     logStartOffset, batchCount, size);
@@ -215,7 +217,7 @@ public final class PartitionLog implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            long expected = logEndOffset;
+            long expected = logEnd.offset();
             long firstOffset = -1;
             long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
             int batchCount = 0;
@@ -260,9 +262,9 @@ public final class PartitionLog implements AutoCloseable {
         LogSegment active = mustRoll(config, size, firstOffset, lastOffset, maxTimestamp, nowMs)
                 ? rollAt(firstOffset) : segments.lastEntry().getValue();
         active.append(batches);
-        logEndOffset = lastOffset + 1;
-        if (mustFlush(config, logEndOffset)) {
-            flushUpTo(logEndOffset);
+        publishLogEnd(lastOffset + 1);
+        if (mustFlush(config, lastOffset + 1)) {
+            flushUpTo(lastOffset + 1);
         }
         return size;
     }
@@ -283,42 +285,40 @@ public final class PartitionLog implements AutoCloseable {
     // ---------------------------------------------------------------- read
 
     /**
-     * The file region holding batches from the one containing {@code fromOffset}, at most
-     * {@code maxBytes} (but one whole first batch if {@code minOneBatch}), stopping before
-     * {@code maxOffsetExclusive} (the high watermark for consumers, the log end offset for followers).
+     * The file region holding batches from the one containing {@code fromOffset}, at most {@code maxBytes} (but
+     * one whole first batch if {@code minOneBatch}), stopping at {@code upTo}: the high watermark for consumers,
+     * the log end offset for followers, each taken once by the caller ({@link #highWatermarkMetadata()},
+     * {@link #logEndMetadata()}). The bound's position, not the segment's size read later, ends the region, so
+     * a batch appended meanwhile is never in it.
      *
      * @throws OffsetOutOfRangeException if fromOffset is below the log start or above the log end offset
      */
-    public FetchSlice read(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+    public FetchSlice read(long fromOffset, int maxBytes, LogOffsetMetadata upTo, boolean minOneBatch)
             throws IOException {
         ensureOnline("Read");
         try {
-            return readUnchecked(fromOffset, maxBytes, maxOffsetExclusive, minOneBatch);
+            return readUnchecked(fromOffset, maxBytes, upTo, minOneBatch);
         } catch (IOException e) {
             throw reported(e);
         }
     }
 
-    private FetchSlice readUnchecked(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch)
+    private FetchSlice readUnchecked(long fromOffset, int maxBytes, LogOffsetMetadata upTo, boolean minOneBatch)
             throws IOException {
-        long endOffset = logEndOffset;
+        LogOffsetMetadata end = logEnd;
         long startOffset = logStartOffset;
-        if (fromOffset < startOffset || fromOffset > endOffset) {
+        if (fromOffset < startOffset || fromOffset > end.offset()) {
             throw new OffsetOutOfRangeException("Offset " + fromOffset + " is outside [" + startOffset + ", "
-                    + endOffset + "] of " + dir);
+                    + end.offset() + "] of " + dir);
         }
-        long upTo = Math.min(maxOffsetExclusive, endOffset);
+        LogOffsetMetadata bound = upTo.offset() <= end.offset() ? upTo : end; // a truncation since upTo was taken
         Map.Entry<Long, LogSegment> entry = segments.floorEntry(fromOffset);
-        while (fromOffset < upTo && entry != null) {
+        while (fromOffset < bound.offset() && entry != null && entry.getKey() <= bound.segmentBaseOffset()) {
             LogSegment segment = entry.getValue();
-            int segmentEnd = segment.sizeInBytes();
-            int position = segment.translateOffset(fromOffset, segmentEnd);
+            // A segment before the bound's was inactive when the bound was taken: its size no longer changes.
+            int endPosition = entry.getKey() == bound.segmentBaseOffset() ? bound.position() : segment.sizeInBytes();
+            int position = segment.translateOffset(fromOffset, endPosition);
             if (position >= 0) {
-                int endPosition = segmentEnd;
-                if (upTo < endOffset) {
-                    int stop = segment.translateOffset(upTo, segmentEnd);
-                    endPosition = stop >= 0 ? stop : segmentEnd;
-                }
                 int available = endPosition - position;
                 if (available <= 0) {
                     break;
@@ -339,9 +339,9 @@ public final class PartitionLog implements AutoCloseable {
         return FetchSlice.empty(fromOffset);
     }
 
-    /** {@link #read(long, int, long, boolean)} up to the log end offset, at least one batch. */
+    /** {@link #read(long, int, LogOffsetMetadata, boolean)} up to the log end offset, at least one batch. */
     public FetchSlice read(long fromOffset, int maxBytes) throws IOException {
-        return read(fromOffset, maxBytes, Long.MAX_VALUE, true);
+        return read(fromOffset, maxBytes, logEnd, true);
     }
 
     // ---------------------------------------------------------------- offsets
@@ -366,7 +366,7 @@ public final class PartitionLog implements AutoCloseable {
             return new TimestampOffset(-1, startOffset, leaderEpochs.epochForOffset(startOffset));
         }
         if (timestampMs == TimestampOffset.LATEST_TIMESTAMP) {
-            long end = logEndOffset;
+            long end = logEnd.offset();
             return new TimestampOffset(-1, end, leaderEpochs.latestEpoch());
         }
         List<LogSegment> snapshot = new ArrayList<>(segments.values());
@@ -414,7 +414,7 @@ public final class PartitionLog implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            if (offset >= logEndOffset) {
+            if (offset >= logEnd.offset()) {
                 return;
             }
             if (offset <= segments.firstKey() || offset < logStartOffset) {
@@ -432,7 +432,7 @@ public final class PartitionLog implements AutoCloseable {
                 last.resizeIndexes(config.segmentIndexBytes);
             }
             deleteAsync(removed);
-            logEndOffset = newEnd;
+            publishLogEnd(newEnd);
             afterTruncation(newEnd);
             LOG.info("Truncated {} to offset {} (log end offset now {})", dir, offset, newEnd);
         } catch (IOException e) {
@@ -451,7 +451,7 @@ public final class PartitionLog implements AutoCloseable {
             segments.clear();
             deleteAsync(removed);
             segments.put(offset, LogSegment.create(dir, offset, config, clock.nowMs()));
-            logEndOffset = offset;
+            publishLogEnd(offset);
             logStartOffset = offset;
             afterTruncation(offset);
             leaderEpochs.truncateFromStart(offset);
@@ -465,7 +465,9 @@ public final class PartitionLog implements AutoCloseable {
     private void afterTruncation(long newEnd) throws IOException {
         lowestTruncationOffset = Math.min(lowestTruncationOffset, newEnd);
         recoveryPoint = Math.min(recoveryPoint, newEnd);
-        highWatermark = Math.min(highWatermark, newEnd);
+        if (highWatermark.offset() >= newEnd || !segments.containsKey(highWatermark.segmentBaseOffset())) {
+            highWatermark = logEnd;
+        }
         logStartOffset = Math.min(logStartOffset, newEnd);
         leaderEpochs.truncateFromEnd(newEnd);
     }
@@ -478,9 +480,9 @@ public final class PartitionLog implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            if (offset > highWatermark) {
+            if (offset > highWatermark.offset()) {
                 throw new OffsetOutOfRangeException("Cannot delete records before " + offset + ": above the high watermark "
-                        + highWatermark + " of " + dir);
+                        + highWatermark.offset() + " of " + dir);
             }
             if (offset > logStartOffset) {
                 logStartOffset = offset;
@@ -524,12 +526,12 @@ public final class PartitionLog implements AutoCloseable {
 
     private int deleteSegments(RetentionPolicy.SegmentPredicate predicate) throws IOException {
         List<LogSegment> all = new ArrayList<>(segments.values());
-        int count = RetentionPolicy.deletableCount(all, logEndOffset, highWatermark, predicate);
+        int count = RetentionPolicy.deletableCount(all, logEndOffset(), highWatermark.offset(), predicate);
         if (count == 0) {
             return 0;
         }
         if (count == all.size()) {
-            rollAt(logEndOffset);
+            rollAt(logEndOffset());
         }
         List<LogSegment> deletable = all.subList(0, count);
         for (LogSegment segment : deletable) {
@@ -614,7 +616,7 @@ public final class PartitionLog implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            rollAt(logEndOffset);
+            rollAt(logEndOffset());
         } catch (IOException e) {
             throw reported(e);
         } finally {
@@ -635,6 +637,14 @@ public final class PartitionLog implements AutoCloseable {
         }
         LogSegment created = LogSegment.create(dir, baseOffset, config, clock.nowMs());
         segments.put(baseOffset, created);
+        if (baseOffset == logEnd.offset()) {
+            // The old segment may be deleted next (retention of every segment): the offsets move to the new one.
+            boolean highWatermarkAtEnd = highWatermark.offset() == baseOffset;
+            publishLogEnd(baseOffset);
+            if (highWatermarkAtEnd) {
+                highWatermark = logEnd;
+            }
+        }
         rollJitterMs = jitter(config);
         LOG.info("Rolled a new segment of {} at offset {} (previous segment {} bytes)", dir, baseOffset,
                 active.sizeInBytes());
@@ -656,7 +666,7 @@ public final class PartitionLog implements AutoCloseable {
     public void flush() throws IOException {
         ensureOnline("Flush");
         try {
-            flushUpTo(logEndOffset);
+            flushUpTo(logEndOffset());
         } catch (IOException e) {
             throw reported(e);
         }
@@ -665,7 +675,7 @@ public final class PartitionLog implements AutoCloseable {
     /** flush.ms: flushes if that long has passed since the last flush (called by the log manager's timer). */
     public void maybeFlushByTime() throws IOException {
         if (config.flushMs != Long.MAX_VALUE && clock.nowMs() - lastFlushMs >= config.flushMs
-                && logEndOffset > recoveryPoint) {
+                && logEndOffset() > recoveryPoint) {
             flush();
         }
     }
@@ -683,7 +693,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         lock.lock();
         try {
-            recoveryPoint = Math.max(recoveryPoint, Math.min(offset, logEndOffset));
+            recoveryPoint = Math.max(recoveryPoint, Math.min(offset, logEndOffset()));
             lastFlushMs = clock.nowMs();
         } finally {
             lock.unlock();
@@ -697,7 +707,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long logEndOffset() {
-        return logEndOffset;
+        return logEnd.offset();
     }
 
     /** The base offset of the active segment (the last one), or -1 if the log has none (it is closed). */
@@ -707,17 +717,55 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     public long highWatermark() {
+        return highWatermark.offset();
+    }
+
+    /** The high watermark with its position: the bound of a consumer's read, taken once per read. */
+    public LogOffsetMetadata highWatermarkMetadata() {
         return highWatermark;
     }
 
+    /** The log end offset with its position: the bound of a follower's read, or a replay's. */
+    public LogOffsetMetadata logEndMetadata() {
+        return logEnd;
+    }
+
     /** Sets the high watermark (clamped to [log start, log end]); on one broker it follows the log end offset. */
-    public void updateHighWatermark(long offset) {
+    public void updateHighWatermark(long offset) throws IOException {
         lock.lock();
         try {
-            highWatermark = Math.max(logStartOffset, Math.min(offset, logEndOffset));
+            highWatermark = metadataOf(Math.max(logStartOffset, Math.min(offset, logEndOffset())));
+        } catch (IOException e) {
+            throw reported(e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Where {@code offset} (in [log start, log end]) lies: the start of the batch holding it, or the end of the
+     * segment if it lies past that segment's batches (called holding the lock).
+     */
+    private LogOffsetMetadata metadataOf(long offset) throws IOException {
+        if (offset == logEnd.offset()) {
+            return logEnd;
+        }
+        if (offset == highWatermark.offset()) {
+            return highWatermark;
+        }
+        LogSegment segment = segments.floorEntry(offset).getValue();
+        if (segment.baseOffset() == offset) {
+            return new LogOffsetMetadata(offset, offset, 0); // without a look at the index, which may not be mapped
+        }
+        int size = segment.sizeInBytes();
+        int position = segment.translateOffset(offset, size);
+        return new LogOffsetMetadata(offset, segment.baseOffset(), position >= 0 ? position : size);
+    }
+
+    /** Sets the log end offset to {@code offset}, which ends the active segment (called holding the lock). */
+    private void publishLogEnd(long offset) {
+        LogSegment active = segments.lastEntry().getValue();
+        logEnd = new LogOffsetMetadata(offset, active.baseOffset(), active.sizeInBytes());
     }
 
     public long recoveryPoint() {
@@ -840,6 +888,6 @@ public final class PartitionLog implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "PartitionLog(" + dir + ", logStartOffset=" + logStartOffset + ", logEndOffset=" + logEndOffset + ")";
+        return "PartitionLog(" + dir + ", logStartOffset=" + logStartOffset + ", logEndOffset=" + logEndOffset() + ")";
     }
 }

@@ -327,12 +327,13 @@ class PartitionLogTest {
                 log.appendAsLeader(batch("m" + i, 2, 1000, CompressionType.NONE), 0);
             }
             int batchBytes = log.read(0, 1).lengthBytes();
-            assertThat(log.read(0, 1, Long.MAX_VALUE, false).lengthBytes()).isEqualTo(1);
-            assertThat(log.read(0, 1, Long.MAX_VALUE, true).lengthBytes()).isEqualTo(batchBytes);
-            FetchSlice upToHighWatermark = log.read(4, 1 << 20, 8, true);
+            assertThat(log.read(0, 1, log.logEndMetadata(), false).lengthBytes()).isEqualTo(1);
+            assertThat(log.read(0, 1, log.logEndMetadata(), true).lengthBytes()).isEqualTo(batchBytes);
+            log.updateHighWatermark(8);
+            FetchSlice upToHighWatermark = log.read(4, 1 << 20, log.highWatermarkMetadata(), true);
             assertThat(TestLogs.recordsOfWholeBatches(upToHighWatermark.readFully(), 4)).extracting(Record::offset)
                     .containsExactly(4L, 5L, 6L, 7L);
-            assertThat(log.read(8, 1 << 20, 8, true).isEmpty()).isTrue();
+            assertThat(log.read(8, 1 << 20, log.highWatermarkMetadata(), true).isEmpty()).isTrue();
         }
     }
 }

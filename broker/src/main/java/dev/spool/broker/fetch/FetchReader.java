@@ -3,6 +3,7 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.network.FileRecords;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.FetchSlice;
+import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.OffsetOutOfRangeException;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.Errors;
@@ -75,7 +76,9 @@ final class FetchReader {
             return PartitionRead.failed(state, partition, epochError);
         }
         PartitionLog log = partition.log();
-        long highWatermark = log.highWatermark();
+        // Taken once: the offset answered and the bound of the read are the same high watermark.
+        LogOffsetMetadata highWatermarkPosition = log.highWatermarkMetadata();
+        long highWatermark = highWatermarkPosition.offset();
         long logStartOffset = log.logStartOffset();
         long fetchOffset = state.fetchOffset();
         if (fetchOffset < logStartOffset || fetchOffset > log.logEndOffset()) {
@@ -87,7 +90,7 @@ final class FetchReader {
                     NO_RECORDS);
         }
         try {
-            FetchSlice slice = log.read(fetchOffset, maxBytes, highWatermark, minOneBatch);
+            FetchSlice slice = log.read(fetchOffset, maxBytes, highWatermarkPosition, minOneBatch);
             Records records = slice.isEmpty() ? NO_RECORDS
                     : new FileRecords(slice.channel(), slice.position(), slice.lengthBytes());
             // Until transactions exist nothing is pending, so the last stable offset is the high watermark.

@@ -1,6 +1,7 @@
 package dev.spool.broker.produce;
 
 import dev.spool.log.FetchSlice;
+import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.RecordBatch;
@@ -30,7 +31,8 @@ public final class ProducerStateLoader {
 
     public static ProducerStateManager load(PartitionLog log) throws IOException {
         Path dir = log.dir();
-        long endOffset = log.logEndOffset();
+        LogOffsetMetadata end = log.logEndMetadata();
+        long endOffset = end.offset();
         long startOffset = log.logStartOffset();
         TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
         for (Path stale : snapshots.tailMap(endOffset, false).values()) {
@@ -55,7 +57,7 @@ public final class ProducerStateLoader {
             state = new ProducerStateManager(startOffset);
         }
         long from = Math.max(state.mapEndOffset(), startOffset);
-        int replayed = replay(log, state, from, endOffset);
+        int replayed = replay(log, state, from, end);
         state.advanceTo(endOffset);
         LOG.info("Loaded producer state of {}: {} producers, {} batches replayed from offset {} to {}", dir,
                 state.producers().size(), replayed, from, endOffset);
@@ -63,10 +65,11 @@ public final class ProducerStateLoader {
     }
 
     /** Applies the batches of [from, to) to {@code state}; returns how many were applied. */
-    static int replay(PartitionLog log, ProducerStateManager state, long from, long to) throws IOException {
+    static int replay(PartitionLog log, ProducerStateManager state, long from, LogOffsetMetadata to)
+            throws IOException {
         long next = from;
         int applied = 0;
-        while (next < to) {
+        while (next < to.offset()) {
             FetchSlice slice = log.read(next, REPLAY_CHUNK_BYTES, to, true);
             if (slice.isEmpty()) {
                 break;

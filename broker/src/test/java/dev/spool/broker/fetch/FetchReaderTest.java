@@ -93,7 +93,7 @@ class FetchReaderTest {
     }
 
     @Test
-    void readsStopAtTheHighWatermark() {
+    void readsStopAtTheHighWatermark() throws IOException {
         p0.log().updateHighWatermark(20);
 
         PartitionRead read = reader.read(List.of(state("t", 0, 0, Integer.MAX_VALUE)), Integer.MAX_VALUE).reads()

@@ -65,7 +65,7 @@ class ListOffsetsHandlerTest {
     }
 
     @Test
-    void offsetsAtOrAboveTheHighWatermarkAreNotVisible() {
+    void offsetsAtOrAboveTheHighWatermarkAreNotVisible() throws IOException {
         partition.log().updateHighWatermark(5);
 
         assertThat(answer(-1)).isEqualTo(offset(-1, 5, 2));

@@ -55,10 +55,10 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
         }
         try {
             partition.log().appendAsLeader(builder.build(), partition.leaderEpoch());
+            partition.log().updateHighWatermark(partition.log().logEndOffset());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        partition.log().updateHighWatermark(partition.log().logEndOffset());
         partition.notifyAppended();
     }
 
