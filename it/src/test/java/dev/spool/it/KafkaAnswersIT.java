@@ -1,0 +1,71 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Answers in which Spool used to differ from Kafka 4.4, each checked with the Java client and with kafkajs
+ * or kcat where the client has the operation: acks=all on a topic whose {@code min.insync.replicas} exceeds
+ * its replication factor.
+ */
+class KafkaAnswersIT {
+
+    private static final long TIMEOUT_SECONDS = 60;
+
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
+
+    private static String bootstrap() {
+        return SPOOL.process().bootstrap();
+    }
+
+    private static long endOffset(Admin admin, TopicPartition partition) throws Exception {
+        return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
+    }
+
+    /** Kafka caps the minimum at the replication factor (1 here), so acks=all succeeds at once. */
+    @Test
+    void acksAllIsAcceptedWhenMinInsyncReplicasExceedsTheReplicationFactor() throws Exception {
+        String topic = "min-isr-two";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of("min.insync.replicas", "2"));
+        // NOT_ENOUGH_REPLICAS is retriable: bounded delivery times turn a refusal into a failure, not a long wait.
+        try (KafkaProducer<String, String> producer = ProduceIT.producer(bootstrap(), Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000))) {
+            assertThat(producer.send(new ProducerRecord<>(topic, "java")).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .offset()).isZero();
+        }
+        ExternalCommand.Result kafkajs = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 90,
+                "node", "produce.js", bootstrap(), topic);
+        assertThat(kafkajs.exitCode()).as(kafkajs.output()).isZero();
+        Path input = Files.createTempFile("kcat-acks-all", ".txt");
+        try {
+            Files.writeString(input, "kcat\n", StandardCharsets.UTF_8);
+            ExternalCommand.Result kcat = ExternalCommand.run(SpoolProcess.repositoryRoot(), 60, "kcat", "-P", "-l",
+                    "-b", bootstrap(), "-t", topic, "-X", "acks=all", "-X", "message.timeout.ms=10000",
+                    input.toString());
+            assertThat(kcat.exitCode()).as(kcat.output()).isZero();
+        } finally {
+            Files.delete(input);
+        }
+        try (Admin admin = ProduceIT.admin(bootstrap())) {
+            // one from Java, eight from produce.js, one from kcat
+            assertThat(endOffset(admin, new TopicPartition(topic, 0))).isEqualTo(10);
+        }
+    }
+}
