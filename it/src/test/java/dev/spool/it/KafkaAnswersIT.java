@@ -1,25 +1,30 @@
 package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DeleteRecordsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Answers in which Spool used to differ from Kafka 4.4, each checked with the Java client and with kafkajs
  * or kcat where the client has the operation: acks=all on a topic whose {@code min.insync.replicas} exceeds
- * its replication factor.
+ * its replication factor and DeleteRecords on a compact-only topic (kafkajs: {@link KafkajsAdminIT}).
  */
 class KafkaAnswersIT {
 
@@ -34,6 +39,11 @@ class KafkaAnswersIT {
 
     private static long endOffset(Admin admin, TopicPartition partition) throws Exception {
         return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
+    }
+
+    private static long startOffset(Admin admin, TopicPartition partition) throws Exception {
+        return admin.listOffsets(Map.of(partition, OffsetSpec.earliest())).partitionResult(partition)
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
     }
 
@@ -66,6 +76,32 @@ class KafkaAnswersIT {
         try (Admin admin = ProduceIT.admin(bootstrap())) {
             // one from Java, eight from produce.js, one from kcat
             assertThat(endOffset(admin, new TopicPartition(topic, 0))).isEqualTo(10);
+        }
+    }
+
+    /** Kafka refuses to delete records of a topic that is compacted only; compact,delete allows it. */
+    @Test
+    void deleteRecordsOnACompactOnlyTopicIsAPolicyViolation() throws Exception {
+        TopicPartition compactOnly = new TopicPartition("compact-only", 0);
+        TopicPartition compactAndDelete = new TopicPartition("compact-and-delete", 0);
+        ProduceIT.createTopic(bootstrap(), compactOnly.topic(), 1, Map.of("cleanup.policy", "compact"));
+        ProduceIT.createTopic(bootstrap(), compactAndDelete.topic(), 1, Map.of("cleanup.policy", "compact,delete"));
+        try (KafkaProducer<String, String> producer = ProduceIT.producer(bootstrap(), Map.of())) {
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(compactOnly.topic(), "key-" + i, "value-" + i));
+                producer.send(new ProducerRecord<>(compactAndDelete.topic(), "key-" + i, "value-" + i));
+            }
+            producer.flush();
+        }
+        try (Admin admin = ProduceIT.admin(bootstrap())) {
+            DeleteRecordsResult result = admin.deleteRecords(Map.of(
+                    compactOnly, RecordsToDelete.beforeOffset(2), compactAndDelete, RecordsToDelete.beforeOffset(2)));
+            assertThatThrownBy(() -> result.lowWatermarks().get(compactOnly).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(PolicyViolationException.class);
+            assertThat(result.lowWatermarks().get(compactAndDelete).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .lowWatermark()).isEqualTo(2);
+            assertThat(startOffset(admin, compactOnly)).isZero();
+            assertThat(startOffset(admin, compactAndDelete)).isEqualTo(2);
         }
     }
 }
