@@ -6,25 +6,34 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.DeleteRecordsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.PolicyViolationException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Answers in which Spool used to differ from Kafka 4.4, each checked with the Java client and with kafkajs
  * or kcat where the client has the operation: acks=all on a topic whose {@code min.insync.replicas} exceeds
- * its replication factor and DeleteRecords on a compact-only topic (kafkajs: {@link KafkajsAdminIT}).
+ * its replication factor, DeleteRecords on a compact-only topic (kafkajs: {@link KafkajsAdminIT}), and
+ * offset commits naming partitions that do not exist.
  */
 class KafkaAnswersIT {
 
@@ -103,5 +112,57 @@ class KafkaAnswersIT {
             assertThat(startOffset(admin, compactOnly)).isZero();
             assertThat(startOffset(admin, compactAndDelete)).isEqualTo(2);
         }
+    }
+
+    /**
+     * Kafka answers UNKNOWN_TOPIC_OR_PARTITION for each partition of an offset commit that does not exist, and
+     * stores the others: for the simple commit of an admin tool (no member, generation -1) and for a member of a
+     * group.
+     */
+    @Test
+    void offsetCommitsOfPartitionsThatDoNotExistAreUnknownTopicOrPartition() throws Exception {
+        TopicPartition existing = new TopicPartition("committed", 0);
+        TopicPartition missingPartition = new TopicPartition("committed", 5);
+        TopicPartition missingTopic = new TopicPartition("never-created", 0);
+        ProduceIT.createTopic(bootstrap(), existing.topic(), 1, Map.of());
+        try (Admin admin = ProduceIT.admin(bootstrap())) {
+            AlterConsumerGroupOffsetsResult simple = admin.alterConsumerGroupOffsets("simple-committer", Map.of(
+                    existing, new OffsetAndMetadata(3), missingPartition, new OffsetAndMetadata(4),
+                    missingTopic, new OffsetAndMetadata(5)));
+            simple.partitionResult(existing).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            for (TopicPartition missing : List.of(missingPartition, missingTopic)) {
+                assertThatThrownBy(() -> simple.partitionResult(missing).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                        .as(missing.toString()).isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+            }
+            assertThat(committed(admin, "simple-committer")).containsExactly(Map.entry(existing, 3L));
+
+            try (KafkaConsumer<String, String> member = GroupClients.consumer(bootstrap(), "member-committer",
+                    "earliest")) {
+                member.subscribe(List.of(existing.topic()));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+                while (member.assignment().isEmpty() && System.nanoTime() < deadline) {
+                    member.poll(Duration.ofMillis(100));
+                }
+                assertThat(member.assignment()).containsExactly(existing);
+                CompletableFuture<Exception> answer = new CompletableFuture<>();
+                member.commitAsync(Map.of(missingPartition, new OffsetAndMetadata(1), missingTopic,
+                        new OffsetAndMetadata(1)), (offsets, exception) -> answer.complete(exception));
+                while (!answer.isDone() && System.nanoTime() < deadline) {
+                    member.poll(Duration.ofMillis(100));
+                }
+                assertThat(answer.getNow(null)).as("the commit's answer").isNotNull()
+                        .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+                member.commitSync(Map.of(existing, new OffsetAndMetadata(2)));
+            }
+            assertThat(committed(admin, "member-committer")).containsExactly(Map.entry(existing, 2L));
+        }
+    }
+
+    private static Map<TopicPartition, Long> committed(Admin admin, String group) throws Exception {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .forEach((partition, offset) -> offsets.put(partition, offset.offset()));
+        return offsets;
     }
 }
