@@ -41,8 +41,8 @@ import java.util.function.Supplier;
  *
  * <p>Transactions are not supported yet: a request with a transactional id gets INVALID_TXN_STATE
  * on every partition (what Kafka answers when the partition is not part of an ongoing transaction; a
- * transactional producer cannot get that far anyway, since InitProducerId with a transactional id
- * answers COORDINATOR_NOT_AVAILABLE).
+ * transactional producer cannot get that far anyway: FindCoordinator and InitProducerId with a
+ * transactional id answer {@link dev.spool.broker.api.UnsupportedTransactions#ERROR}).
  */
 public final class ProduceHandler implements ApiHandler {
 

@@ -136,7 +136,10 @@ class GroupApiHandlersTest {
         assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::key)
                 .containsExactly("a", "b");
         assertThat(batched.coordinators()).allSatisfy(found -> assertThat(found.nodeId()).isEqualTo(1));
-        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        // No transaction coordinator yet: a fatal answer that says why, never one the client retries.
+        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(transaction.coordinators().get(0).errorMessage())
+                .startsWith("Transactions are not supported by this broker yet: transactional id 'txn'");
         assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partitions()).hasSize(OFFSETS_PARTITIONS);
         assertThat(metadata.image().configs(ConfigResource.topic(GroupCoordinator.TOPIC)))
                 .containsEntry("cleanup.policy", "compact");
