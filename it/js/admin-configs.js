@@ -1,7 +1,8 @@
 // kafkajs admin against the broker argv[2] on a new topic argv[3]: creates it with a config, describes
-// its configs and the broker's (DescribeConfigs), replaces its overrides with the legacy AlterConfigs,
-// produces 5 records to partition 0, deletes those below offset 2 (DeleteRecords) and fetches the
-// topic's offsets (ListOffsets). Prints what it saw as JSON.
+// its configs and the broker's (DescribeConfigs), replaces its overrides with the legacy AlterConfigs
+// (cleanup.policy=compact), produces 5 records to partition 0, tries to delete those below offset 2
+// (DeleteRecords: refused on a compact-only topic, as by Kafka), makes the policy compact,delete, deletes
+// them and fetches the topic's offsets (ListOffsets). Prints what it saw as JSON.
 const { Kafka, logLevel, ConfigResourceTypes } = require('kafkajs');
 
 async function main() {
@@ -18,14 +19,16 @@ async function main() {
       resources: [{ type: ConfigResourceTypes.TOPIC, name: topic }, { type: ConfigResourceTypes.BROKER, name: '1' }],
     });
     const before = await describe();
-    await admin.alterConfigs({
+    const alter = (cleanupPolicy) => admin.alterConfigs({
       validateOnly: false,
       resources: [{
         type: ConfigResourceTypes.TOPIC,
         name: topic,
-        configEntries: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'max.message.bytes', value: '20000' }],
+        configEntries: [{ name: 'cleanup.policy', value: cleanupPolicy }, { name: 'max.message.bytes', value: '20000' }],
       }],
     });
+    const deleteBelowTwo = () => admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '2' }] });
+    await alter('compact');
     const after = await describe();
     const producer = kafka.producer();
     await producer.connect();
@@ -35,9 +38,18 @@ async function main() {
     } finally {
       await producer.disconnect();
     }
-    await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '2' }] });
+    let refused = 'nothing';
+    try {
+      await deleteBelowTwo();
+    } catch (error) {
+      // kafkajs's retrier wraps the per-partition errors (KafkaJSDeleteTopicRecordsError) as the cause.
+      const partitions = (error.cause || error).partitions;
+      refused = partitions ? partitions.map(({ error: cause }) => cause.type).join(',') : String(error);
+    }
+    await alter('compact,delete');
+    await deleteBelowTwo();
     const offsets = await admin.fetchTopicOffsets(topic);
-    console.log(JSON.stringify({ created, before, after, offsets }));
+    console.log(JSON.stringify({ created, before, after, offsets, refused }));
   } finally {
     await admin.disconnect();
   }

@@ -218,7 +218,7 @@ public final class Broker implements AutoCloseable {
             resources.add(0, groupCoordinator);
             metadata.addListener(groupCoordinator);
             GroupHandler groupHandler = new GroupHandler(groupCoordinator);
-            OffsetHandler offsetHandler = new OffsetHandler(groupCoordinator);
+            OffsetHandler offsetHandler = new OffsetHandler(groupCoordinator, metadata::image);
             // OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (docs/protocol.md).
             registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                             new FindCoordinatorHandler(groupCoordinator, () -> view[0]))

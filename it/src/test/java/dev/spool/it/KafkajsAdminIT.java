@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * kafkajs 2.2.4's admin client (it/js/admin-configs.js): CreateTopics with a config, DescribeConfigs v2
  * with synonyms for a topic and the broker, the legacy AlterConfigs that replaces every override,
- * DeleteRecords and the topic offsets (ListOffsets) it leaves.
+ * DeleteRecords (refused with POLICY_VIOLATION while the topic is compacted only, as by Kafka) and the topic
+ * offsets (ListOffsets) it leaves.
  */
 class KafkajsAdminIT {
 
@@ -38,5 +39,6 @@ class KafkajsAdminIT {
                 .contains("\"configName\":\"max.message.bytes\",\"configValue\":\"20000\"");
         assertThat(json).contains("\"offsets\":[{\"partition\":0,\"offset\":\"5\",\"high\":\"5\",\"low\":\"2\"},"
                 + "{\"partition\":1,\"offset\":\"0\",\"high\":\"0\",\"low\":\"0\"}]");
+        assertThat(json).endsWith("\"refused\":\"POLICY_VIOLATION\"}");
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,6 +56,16 @@ public final class SpoolProcess implements AutoCloseable {
     /** Starts a broker with more arguments of {@code spool server} (such as {@code --config FILE}) before the overrides. */
     public static SpoolProcess startWithArguments(Path dataDir, List<String> arguments, String... overrides)
             throws IOException, InterruptedException {
+        return startWithEnvironment(dataDir, Map.of(), arguments, overrides);
+    }
+
+    /**
+     * Starts a broker with these environment variables added to this process's (such as {@code SPOOL_OPTS}, which
+     * bin/spool hands to the JVM) and more arguments of {@code spool server} before the overrides.
+     */
+    public static SpoolProcess startWithEnvironment(Path dataDir, Map<String, String> environment,
+                                                    List<String> arguments, String... overrides)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server"));
         command.addAll(arguments);
         command.addAll(List.of("--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + dataDir));
@@ -62,7 +73,9 @@ public final class SpoolProcess implements AutoCloseable {
             command.add("--override");
             command.add(override);
         }
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Matcher> started = new CompletableFuture<>();
         Thread pump = new Thread(() -> pumpOutput(process, output, started), "spool-output-" + process.pid());

@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * DeleteRecords: moves each partition's log start offset up to the requested offset (-1 = the high
  * watermark) and answers the new low watermark; an offset above the high watermark, or negative
- * other than -1, is OFFSET_OUT_OF_RANGE, as in Kafka. Segment deletion is disk work, so it runs on
- * {@code executor}, never on the network thread. Thread-safe.
+ * other than -1, is OFFSET_OUT_OF_RANGE, as in Kafka. A topic whose {@code cleanup.policy} lacks
+ * {@code delete} (compacted only) is POLICY_VIOLATION: as in Kafka, only a deleting policy lets records go
+ * by offset. Segment deletion is disk work, so it runs on {@code executor}, never on the network thread.
+ * Thread-safe.
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
@@ -70,6 +72,9 @@ public final class DeleteRecordsHandler implements ApiHandler {
         }
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
+        }
+        if (!partition.log().config().delete) {
+            return result.setErrorCode(Errors.POLICY_VIOLATION.code());
         }
         long offset = requested.offset() == HIGH_WATERMARK ? partition.log().highWatermark() : requested.offset();
         if (offset < 0) {

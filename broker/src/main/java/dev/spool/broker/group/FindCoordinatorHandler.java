@@ -2,6 +2,7 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.api.UnsupportedTransactions;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
@@ -15,8 +16,9 @@ import java.util.function.Supplier;
 
 /**
  * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, this broker, once
- * {@code __consumer_offsets} exists (the first request creates it). Transaction coordinators do not
- * exist yet: COORDINATOR_NOT_AVAILABLE, which transactional clients retry. Thread-safe.
+ * {@code __consumer_offsets} exists (the first request creates it). Transaction coordinators do not exist
+ * yet: a transactional id gets {@link UnsupportedTransactions#ERROR} and its message, a fatal answer, so
+ * that a transactional producer fails at once instead of retrying. Thread-safe.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
 
@@ -37,15 +39,16 @@ public final class FindCoordinatorHandler implements ApiHandler {
         FindCoordinatorRequestData request = (FindCoordinatorRequestData) message;
         boolean batched = context.apiVersion() >= FIRST_BATCHED_VERSION;
         List<String> keys = batched ? request.coordinatorKeys() : List.of(request.key());
-        CompletableFuture<Errors> ready = request.keyType() == GROUP_KEY
+        byte keyType = request.keyType();
+        CompletableFuture<Errors> ready = keyType == GROUP_KEY
                 ? coordinator.ensureTopic().handle((done, failure) ->
                         failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE)
-                : CompletableFuture.completedFuture(request.keyType() == TRANSACTION_KEY
-                        ? Errors.COORDINATOR_NOT_AVAILABLE : Errors.INVALID_REQUEST);
+                : CompletableFuture.completedFuture(keyType == TRANSACTION_KEY
+                        ? UnsupportedTransactions.ERROR : Errors.INVALID_REQUEST);
         return ready.thenApply(error -> {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
             for (String key : keys) {
-                coordinators.add(coordinator(key, error));
+                coordinators.add(coordinator(keyType, key, error));
             }
             if (batched) {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);
@@ -60,16 +63,23 @@ public final class FindCoordinatorHandler implements ApiHandler {
         });
     }
 
-    private Coordinator coordinator(String key, Errors error) {
+    private Coordinator coordinator(byte keyType, String key, Errors error) {
         Coordinator coordinator = new Coordinator().setKey(key);
         if (error != Errors.NONE) {
             return coordinator.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
-                    .setErrorMessage(error == Errors.COORDINATOR_NOT_AVAILABLE
-                            ? "The coordinator is not available." : "Unknown coordinator key type.");
+                    .setErrorMessage(errorMessage(keyType, key, error));
         }
         ClusterView view = cluster.get();
         ClusterView.BrokerNode self = view.brokers().get(0);
         return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(self.nodeId())
                 .setHost(self.endpoint().host()).setPort(self.endpoint().port());
+    }
+
+    private static String errorMessage(byte keyType, String key, Errors error) {
+        if (error == Errors.COORDINATOR_NOT_AVAILABLE) {
+            return "The coordinator is not available.";
+        }
+        return keyType == TRANSACTION_KEY ? UnsupportedTransactions.message(key)
+                : "Unknown coordinator key type " + keyType + ".";
     }
 }

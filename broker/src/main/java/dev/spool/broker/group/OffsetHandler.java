@@ -2,6 +2,7 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
@@ -27,11 +28,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * OffsetCommit, OffsetFetch (one group before v8, a batch of groups from v8, KIP-709) and
- * OffsetDelete, each handed to the shard of its group. {@code require_stable} (KIP-447) needs no
- * waiting: without transactions no offset commit is ever pending. Thread-safe; never blocks.
+ * OffsetDelete, each handed to the shard of its group. An OffsetCommit's partitions that do not exist are
+ * answered here, UNKNOWN_TOPIC_OR_PARTITION, as Kafka does, and only the others reach the shard
+ * ({@link CommitPartitionCheck}). {@code require_stable} (KIP-447) needs no waiting: without transactions no
+ * offset commit is ever pending. Thread-safe; never blocks.
  */
 public final class OffsetHandler implements ApiHandler {
 
@@ -40,9 +44,11 @@ public final class OffsetHandler implements ApiHandler {
     private static final short FIRST_TOP_LEVEL_ERROR_VERSION = 2;
 
     private final GroupCoordinator coordinator;
+    private final Supplier<MetadataImage> metadata;
 
-    public OffsetHandler(GroupCoordinator coordinator) {
+    public OffsetHandler(GroupCoordinator coordinator, Supplier<MetadataImage> metadata) {
         this.coordinator = coordinator;
+        this.metadata = metadata;
     }
 
     @Override
@@ -59,9 +65,16 @@ public final class OffsetHandler implements ApiHandler {
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
+        CommitPartitionCheck check = new CommitPartitionCheck(metadata.get());
+        OffsetCommitRequestData existing = check.existing(request);
+        if (existing.topics().isEmpty()) {
+            // As Kafka: with nothing left for it, the coordinator is not asked.
+            return CompletableFuture.completedFuture(check.answer(request, new OffsetCommitResponseData()));
+        }
         return coordinator.call(request.groupId(),
-                shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(request, version)),
-                error -> failedCommit(request, error));
+                shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(existing, version)),
+                error -> failedCommit(existing, error))
+                .thenApply(answer -> check.answer(request, answer));
     }
 
     private static OffsetCommitResponseData failedCommit(OffsetCommitRequestData request, Errors error) {

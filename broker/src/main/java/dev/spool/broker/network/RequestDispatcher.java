@@ -206,7 +206,11 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        if (PeerDisconnect.isPeerGone(cause)) {
+            LOG.debug("Connection from {} closed by the client: {}", ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            LOG.warn("Closing connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        }
         ctx.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.spool.broker.produce;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.api.UnsupportedTransactions;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.InitProducerIdRequestData;
 import dev.spool.protocol.message.InitProducerIdResponseData;
@@ -12,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
  * InitProducerId for idempotent producers: a new producer id with epoch 0 each time, as Kafka does
  * when there is no transactional id (the producer id and epoch a client may send, KIP-360, only
  * matter to the transaction coordinator). With a transactional id the answer is
- * COORDINATOR_NOT_AVAILABLE until the transaction coordinator exists. Thread-safe.
+ * {@link UnsupportedTransactions#ERROR}, fatal in the clients, until the transaction coordinator exists
+ * (clients ask FindCoordinator first, which answers the same with a message). Thread-safe.
  */
 public final class InitProducerIdHandler implements ApiHandler {
 
@@ -27,7 +29,7 @@ public final class InitProducerIdHandler implements ApiHandler {
         InitProducerIdRequestData request = (InitProducerIdRequestData) message;
         if (request.transactionalId() != null) {
             return CompletableFuture.completedFuture(new InitProducerIdResponseData()
-                    .setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                    .setErrorCode(UnsupportedTransactions.ERROR.code())
                     .setProducerId(-1)
                     .setProducerEpoch((short) -1));
         }

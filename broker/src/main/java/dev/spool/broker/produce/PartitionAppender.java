@@ -37,7 +37,8 @@ public final class PartitionAppender {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
     private static final short ACKS_ALL = -1;
-    /** One broker: every partition's in-sync replica set is this broker. */
+    /** One broker: every partition's replica set, and so its in-sync replica set, is this broker. */
+    private static final int REPLICATION_FACTOR = 1;
     private static final int IN_SYNC_REPLICAS = 1;
 
     private final Partition partition;
@@ -65,8 +66,8 @@ public final class PartitionAppender {
      * Validates and appends the records a client sent for this partition (Produce v3+: one batch,
      * modified in place: offsets, leader epoch, maybe LogAppendTime) and answers with the partition's
      * part of the produce response. With {@code acks} -1 the in-sync
-     * replica set (this broker alone) must reach the topic's {@code min.insync.replicas}, else
-     * NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
+     * replica set (this broker alone) must reach the effective {@code min.insync.replicas} (see
+     * {@link #effectiveMinInsyncReplicas}), else NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
      *
      * <p>Design note: the append runs here, on the calling network thread, when nothing of this partition
      * is queued or running and the append can wait on nothing but its write to the page cache (see
@@ -145,6 +146,15 @@ public final class PartitionAppender {
     }
 
     /**
+     * The in-sync replicas acks=all needs: {@code min.insync.replicas}, capped at the replication factor as Kafka
+     * caps it (its {@code Partition.effectiveMinIsr}), since no partition can have more in-sync replicas than
+     * replicas. A topic that asks for 2 is then writable with acks=all on one broker, as on a Kafka cluster of one.
+     */
+    static int effectiveMinInsyncReplicas(int minInsyncReplicas, int replicationFactor) {
+        return Math.min(minInsyncReplicas, replicationFactor);
+    }
+
+    /**
      * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
      * on more than a write to the page cache: loading the producer state (reads the log), inflating a
      * compressed batch to validate it or compressing one for the topic's {@code compression.type} (CPU
@@ -169,10 +179,10 @@ public final class PartitionAppender {
             }
             ensureLoaded();
             // Kafka checks the in-sync replicas before it looks at the records.
-            if (acks == ACKS_ALL && config.minInsyncReplicas > IN_SYNC_REPLICAS) {
+            int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, REPLICATION_FACTOR);
+            if (acks == ACKS_ALL && IN_SYNC_REPLICAS < minInsyncReplicas) {
                 return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
-                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = "
-                        + config.minInsyncReplicas);
+                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = " + minInsyncReplicas);
             }
             Rejection rejection = validator.validate(records, produceVersion, config, clock.nowMs());
             if (rejection != null) {

@@ -34,15 +34,15 @@ import java.util.function.Supplier;
  * {@link PartitionAppender#append}).
  *
  * <p>acks: 0, 1 and -1 (all) are accepted; with one broker the in-sync replica set is this broker, so
- * all three are satisfied once the append is done (acks=all on a topic whose
- * {@code min.insync.replicas} exceeds 1 gets NOT_ENOUGH_REPLICAS). Others get INVALID_REQUIRED_ACKS on
- * every partition. acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka
- * does, so the producer refreshes its metadata.
+ * all three are satisfied once the append is done, also acks=all on a topic whose {@code min.insync.replicas}
+ * exceeds 1 (Kafka caps it at the replication factor). Others get INVALID_REQUIRED_ACKS on every partition.
+ * acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka does, so the
+ * producer refreshes its metadata.
  *
  * <p>Transactions are not supported yet: a request with a transactional id gets INVALID_TXN_STATE
  * on every partition (what Kafka answers when the partition is not part of an ongoing transaction; a
- * transactional producer cannot get that far anyway, since InitProducerId with a transactional id
- * answers COORDINATOR_NOT_AVAILABLE).
+ * transactional producer cannot get that far anyway: FindCoordinator and InitProducerId with a
+ * transactional id answer {@link dev.spool.broker.api.UnsupportedTransactions#ERROR}).
  */
 public final class ProduceHandler implements ApiHandler {
 

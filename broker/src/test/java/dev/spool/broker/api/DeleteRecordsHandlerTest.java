@@ -2,6 +2,7 @@ package dev.spool.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
@@ -83,6 +84,18 @@ class DeleteRecordsHandlerTest {
         assertThat(deleteBefore("__consumer_offsets", 0, 1).errorCode()).isEqualTo(Errors.INVALID_TOPIC_EXCEPTION.code());
         assertThat(fixture.log("__consumer_offsets", 0).logStartOffset()).isZero();
         assertThat(deleteBefore("__mine", 0, 1).errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    @Test
+    void aCompactOnlyTopicIsAPolicyViolationWhileCompactAndDeleteLetsRecordsGo() {
+        fixture.setConfig(ConfigResource.topic("trimmed"), "cleanup.policy", "compact");
+        DeleteRecordsPartitionResult refused = deleteBefore("trimmed", 0, 4);
+
+        assertThat(refused.errorCode()).isEqualTo(Errors.POLICY_VIOLATION.code());
+        assertThat(refused.lowWatermark()).isEqualTo(-1);
+        assertThat(fixture.log("trimmed", 0).logStartOffset()).isZero();
+        fixture.setConfig(ConfigResource.topic("trimmed"), "cleanup.policy", "compact,delete");
+        assertThat(deleteBefore("trimmed", 0, 4).lowWatermark()).isEqualTo(4);
     }
 
     @Test

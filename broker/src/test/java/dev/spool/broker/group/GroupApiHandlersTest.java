@@ -17,6 +17,7 @@ import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
 import dev.spool.protocol.message.FindCoordinatorResponseData;
 import dev.spool.protocol.message.JoinGroupRequestData;
@@ -33,6 +34,8 @@ import dev.spool.protocol.message.OffsetFetchRequestData;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import dev.spool.protocol.message.OffsetFetchResponseData;
+import dev.spool.protocol.message.SyncGroupRequestData;
+import dev.spool.protocol.message.SyncGroupResponseData;
 import dev.spool.protocol.types.Message;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -60,6 +63,7 @@ class GroupApiHandlersTest {
     private MetadataManager metadata;
     private PartitionManager partitions;
     private GroupCoordinator coordinator;
+    private TopicController topics;
     private FindCoordinatorHandler findCoordinator;
     private GroupHandler groups;
     private OffsetHandler offsets;
@@ -78,15 +82,14 @@ class GroupApiHandlersTest {
                 defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(), defaults.maxSize(),
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes());
-        coordinator = new GroupCoordinator(settings, metadata,
-                new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()), overrides -> null), partitions,
-                System::currentTimeMillis);
+        topics = new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
+        coordinator = new GroupCoordinator(settings, metadata, topics, partitions, System::currentTimeMillis);
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
         findCoordinator = new FindCoordinatorHandler(coordinator, () -> view);
         groups = new GroupHandler(coordinator);
-        offsets = new OffsetHandler(coordinator);
+        offsets = new OffsetHandler(coordinator, metadata::image);
     }
 
     @AfterEach
@@ -133,15 +136,83 @@ class GroupApiHandlersTest {
         assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::key)
                 .containsExactly("a", "b");
         assertThat(batched.coordinators()).allSatisfy(found -> assertThat(found.nodeId()).isEqualTo(1));
-        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        // No transaction coordinator yet: a fatal answer that says why, never one the client retries.
+        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(transaction.coordinators().get(0).errorMessage())
+                .startsWith("Transactions are not supported by this broker yet: transactional id 'txn'");
         assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partitions()).hasSize(OFFSETS_PARTITIONS);
         assertThat(metadata.image().configs(ConfigResource.topic(GroupCoordinator.TOPIC)))
                 .containsEntry("cleanup.policy", "compact");
     }
 
+    private void createTopic(String name, int partitionCount) throws Exception {
+        metadata.submit(image -> topics.createTopics(image, List.of(new CreatableTopic().setName(name)
+                .setNumPartitions(partitionCount).setReplicationFactor((short) 1)), false)).get(10, TimeUnit.SECONDS);
+    }
+
+    /** Commits offset 5 to partition 0 of "t" (which exists), 3 of "t" and 0 of "missing" (which do not). */
+    private OffsetCommitResponseData commitToExistingAndMissing(int version, String group, int generation,
+                                                                String memberId) throws Exception {
+        return (OffsetCommitResponseData) call(offsets, ApiKey.OFFSET_COMMIT, version, new OffsetCommitRequestData()
+                .setGroupId(group).setGenerationIdOrMemberEpoch(generation).setMemberId(memberId).setTopics(List.of(
+                        new OffsetCommitRequestTopic().setName("t").setPartitions(List.of(
+                                new OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(5),
+                                new OffsetCommitRequestPartition().setPartitionIndex(3).setCommittedOffset(5))),
+                        new OffsetCommitRequestTopic().setName("missing").setPartitions(List.of(
+                                new OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(5))))));
+    }
+
+    private static List<String> errorsByPartition(OffsetCommitResponseData response) {
+        return response.topics().stream().flatMap(topic -> topic.partitions().stream()
+                .map(partition -> topic.name() + "-" + partition.partitionIndex() + " "
+                        + Errors.nameOf(partition.errorCode()))).toList();
+    }
+
+    /** A member of group {@code group} with a completed rebalance (JoinGroup v3, SyncGroup v3): its id and generation. */
+    private JoinGroupResponseData joinedMember(String group) throws Exception {
+        JoinGroupResponseData joined = (JoinGroupResponseData) call(groups, ApiKey.JOIN_GROUP, 3,
+                new JoinGroupRequestData().setGroupId(group).setSessionTimeoutMs(10_000).setRebalanceTimeoutMs(10_000)
+                        .setMemberId("").setProtocolType("consumer").setProtocols(List.of(
+                                new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
+                                        .setMetadata(new byte[0]))));
+        assertThat(joined.errorCode()).isZero();
+        SyncGroupResponseData synced = (SyncGroupResponseData) call(groups, ApiKey.SYNC_GROUP, 3,
+                new SyncGroupRequestData().setGroupId(group).setGenerationId(joined.generationId())
+                        .setMemberId(joined.memberId()).setAssignments(List.of()));
+        assertThat(synced.errorCode()).isZero();
+        return joined;
+    }
+
+    @Test
+    void offsetCommitsOfPartitionsThatDoNotExistAreUnknownTopicOrPartitionInEveryVersion() throws Exception {
+        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        createTopic("t", 1);
+        JoinGroupResponseData member = joinedMember("with-member");
+        for (int version = 2; version <= 9; version++) {
+            assertThat(errorsByPartition(commitToExistingAndMissing(version, "simple-" + version, -1, "")))
+                    .as("simple commit, v%d", version)
+                    .containsExactly("t-0 NONE", "t-3 UNKNOWN_TOPIC_OR_PARTITION", "missing-0 UNKNOWN_TOPIC_OR_PARTITION");
+            assertThat(errorsByPartition(commitToExistingAndMissing(version, "with-member", member.generationId(),
+                    member.memberId()))).as("member's commit, v%d", version)
+                    .containsExactly("t-0 NONE", "t-3 UNKNOWN_TOPIC_OR_PARTITION", "missing-0 UNKNOWN_TOPIC_OR_PARTITION");
+            // Whatever the group answers (a stale generation here), a partition that does not exist is unknown.
+            assertThat(errorsByPartition(commitToExistingAndMissing(version, "with-member", member.generationId() + 1,
+                    member.memberId()))).as("stale generation, v%d", version)
+                    .containsExactly("t-0 ILLEGAL_GENERATION", "t-3 UNKNOWN_TOPIC_OR_PARTITION",
+                            "missing-0 UNKNOWN_TOPIC_OR_PARTITION");
+        }
+        OffsetFetchResponseData stored = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+                new OffsetFetchRequestData().setGroupId("with-member").setTopics(null));
+        assertThat(stored.topics()).singleElement().satisfies(topic -> {
+            assertThat(topic.name()).isEqualTo("t");
+            assertThat(topic.partitions()).extracting(p -> p.partitionIndex()).containsExactly(0);
+        });
+    }
+
     @Test
     void offsetFetchAnswersInTheShapeOfEachVersion() throws Exception {
         call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        createTopic("t", 2);
         OffsetCommitResponseData committed = (OffsetCommitResponseData) call(offsets, ApiKey.OFFSET_COMMIT, 8,
                 new OffsetCommitRequestData().setGroupId("g").setGenerationIdOrMemberEpoch(-1).setMemberId("")
                         .setTopics(List.of(new OffsetCommitRequestTopic().setName("t").setPartitions(List.of(

@@ -284,12 +284,19 @@ class PartitionAppenderTest {
     }
 
     @Test
-    void acksAllNeedsMinInsyncReplicasWhichOneBrokerMeetsOnlyAtOne() throws IOException {
+    void acksAllIsMetByOneBrokerWhateverMinInsyncReplicasSinceItIsCappedAtTheReplicationFactor() throws IOException {
         open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")));
-        PartitionProduceResponse refused = append(batch(-1, (short) -1, -1, 1));
-        assertThat(refused.errorCode()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS.code());
-        assertThat(log.logEndOffset()).isZero();
-        assertThat(appender.append(batch(-1, (short) -1, -1, 1), VERSION, (short) 1).join().baseOffset()).isZero();
+        PartitionProduceResponse written = append(batch(-1, (short) -1, -1, 1));
+        assertThat(written.errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(written.baseOffset()).isZero();
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void theEffectiveMinInsyncReplicasIsTheSmallerOfTheSettingAndTheReplicationFactor() {
+        assertThat(PartitionAppender.effectiveMinInsyncReplicas(2, 1)).isEqualTo(1);
+        assertThat(PartitionAppender.effectiveMinInsyncReplicas(2, 3)).isEqualTo(2);
+        assertThat(PartitionAppender.effectiveMinInsyncReplicas(3, 3)).isEqualTo(3);
     }
 
     @Test
