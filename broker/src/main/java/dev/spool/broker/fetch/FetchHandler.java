@@ -2,7 +2,6 @@ package dev.spool.broker.fetch;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
-import dev.spool.broker.partition.Partition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.FetchResponseData;
@@ -63,13 +62,14 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 || first.anyError()) {
             return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
         }
-        List<Partition> watched = new ArrayList<>(first.reads().size());
+        List<DelayedFetch.Watch> watches = new ArrayList<>(first.reads().size());
         for (PartitionRead read : first.reads()) {
-            watched.add(read.partition());
+            watches.add(new DelayedFetch.Watch(read.partition(), read.readBound(),
+                    Math.max(0, read.state().partitionMaxBytes())));
         }
         return new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes),
-                result -> respond(fetch, result, readCommitted), request.minBytes(), watched, waits)
-                .park(request.maxWaitMs());
+                result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches,
+                waits).park(request.maxWaitMs());
     }
 
     private static FetchResponseData respond(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {

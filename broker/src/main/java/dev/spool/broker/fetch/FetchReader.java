@@ -87,7 +87,7 @@ final class FetchReader {
         if (maxBytes == 0 && !minOneBatch) {
             // The response is full: the partition is answered with its offsets only, without a look at the log.
             return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, logStartOffset,
-                    NO_RECORDS);
+                    NO_RECORDS, highWatermarkPosition);
         }
         try {
             FetchSlice slice = log.read(fetchOffset, maxBytes, highWatermarkPosition, minOneBatch);
@@ -95,7 +95,7 @@ final class FetchReader {
                     : new FileRecords(slice.channel(), slice.position(), slice.lengthBytes());
             // Until transactions exist nothing is pending, so the last stable offset is the high watermark.
             return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, logStartOffset,
-                    records);
+                    records, highWatermarkPosition);
         } catch (OffsetOutOfRangeException e) {
             // Retention or DeleteRecords moved the log start past the offset since it was checked.
             return PartitionRead.failed(state, partition, Errors.OFFSET_OUT_OF_RANGE);

@@ -1,6 +1,7 @@
 package dev.spool.broker.fetch;
 
 import dev.spool.broker.partition.Partition;
+import dev.spool.log.LogOffsetMetadata;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.types.Records;
 
@@ -14,11 +15,13 @@ import dev.spool.protocol.types.Records;
  * @param lastStableOffset the last stable offset (the high watermark until transactions exist)
  * @param logStartOffset   the log start offset when read
  * @param records          the batches read (a file region, or empty)
+ * @param readBound        the high watermark with its position, which bounded the read (null with an error):
+ *                         a parked fetch measures the bytes appended since by it
  */
 record PartitionRead(FetchPartitionState state, Partition partition, Errors error, long highWatermark,
-                     long lastStableOffset, long logStartOffset, Records records) {
+                     long lastStableOffset, long logStartOffset, Records records, LogOffsetMetadata readBound) {
 
     static PartitionRead failed(FetchPartitionState state, Partition partition, Errors error) {
-        return new PartitionRead(state, partition, error, -1L, -1L, -1L, FetchReader.NO_RECORDS);
+        return new PartitionRead(state, partition, error, -1L, -1L, -1L, FetchReader.NO_RECORDS, null);
     }
 }

@@ -129,6 +129,26 @@ class FetchHandlerTest {
     }
 
     @Test
+    void aParkedFetchCountsAppendedBytesAndReadsTheLogOnlyToAnswer() throws Exception {
+        TestPartitions.append(p0, 1, 10, 0);
+        int oneBatch = (int) p0.log().sizeInBytes();
+        CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 30_000, 4 * oneBatch, 0, 0), 12);
+        int lookupsOfTheFirstRead = partitions.lookups.get();
+
+        TestPartitions.append(p1, 1, 10, 0);
+        TestPartitions.append(p1, 1, 10, 0);
+        Thread.sleep(100); // the checks run on the wait thread
+        assertThat(answer).as("3 of 4 batches").isNotDone();
+        assertThat(partitions.lookups.get()).as("appends short of min_bytes read nothing").isEqualTo(lookupsOfTheFirstRead);
+
+        TestPartitions.append(p0, 1, 10, 0);
+
+        assertThat(answer.get(5, TimeUnit.SECONDS).responses().get(0).partitions())
+                .extracting(p -> p.records().sizeInBytes()).containsExactly(2 * oneBatch, 2 * oneBatch);
+        assertThat(partitions.lookups.get()).as("one read to answer").isEqualTo(2 * lookupsOfTheFirstRead);
+    }
+
+    @Test
     void anErrorAnswersAtOnce() throws Exception {
         FetchResponseData response = fetch(request(0, -1, 30_000, 1, 0, 5), 12).get(1, TimeUnit.SECONDS);
 

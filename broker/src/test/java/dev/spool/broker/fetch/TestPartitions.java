@@ -29,6 +29,8 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
     private final Map<String, Partition> byName = new HashMap<>();
     private final Map<Uuid, String> names = new HashMap<>();
     long nowMs = 1_700_000_000_000L;
+    /** How many times a reader looked a partition up: once per partition per read of a fetch. */
+    final java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
     private final LogClock clock = () -> nowMs;
 
     TestPartitions(Path dir) {
@@ -64,13 +66,18 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
 
     @Override
     public Partition byName(String topic, int partition) {
+        lookups.incrementAndGet();
         return byName.get(topic + "-" + partition);
     }
 
     @Override
     public Partition byId(Uuid topicId, int partition) {
         String name = names.get(topicId);
-        return name == null ? null : byName(name, partition);
+        if (name == null) {
+            lookups.incrementAndGet();
+            return null;
+        }
+        return byName(name, partition);
     }
 
     @Override
