@@ -33,6 +33,7 @@ import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.metadata.TopicEventLog;
 import dev.spool.broker.metrics.BrokerMetrics;
+import dev.spool.broker.network.NetworkLimits;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.partition.PartitionManager;
@@ -177,10 +178,9 @@ public final class Broker implements AutoCloseable {
             TopicsHandler topicsHandler = new TopicsHandler(metadata, topics, configDescriber);
             ConfigsHandler configsHandler = new ConfigsHandler(metadata, configDescriber,
                     new ConfigController(config.nodeId(), overrides -> invalidTopicConfig(brokerLogConfig, overrides)));
-            registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, configsHandler)
-                    .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, configsHandler)
-                    .register(ApiKey.ALTER_CONFIGS, 0, 2, configsHandler)
-                    .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitions, scheduler))
+            configsHandler.registerIn(registry);
+            topicsHandler.registerIn(registry);
+            registry.register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitions, scheduler))
                     .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(partitions, scheduler));
             registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
                     .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
@@ -189,10 +189,7 @@ public final class Broker implements AutoCloseable {
                             partitions))
                     .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                             new ClusterHandler(() -> view[0]))
-                    .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image, partitions))
-                    .register(ApiKey.CREATE_TOPICS, 2, 7, topicsHandler)
-                    .register(ApiKey.DELETE_TOPICS, 1, 6, topicsHandler)
-                    .register(ApiKey.CREATE_PARTITIONS, 0, 3, topicsHandler);
+                    .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image, partitions));
             HostedPartitionLookup hostedPartitions = new HostedPartitionLookup(partitions, metadata::image);
             FetchHandler fetchHandler = new FetchHandler(hostedPartitions, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS), clock::nowMs);
@@ -217,21 +214,10 @@ public final class Broker implements AutoCloseable {
                     partitions, clock);
             resources.add(0, groupCoordinator);
             metadata.addListener(groupCoordinator);
-            GroupHandler groupHandler = new GroupHandler(groupCoordinator);
-            OffsetHandler offsetHandler = new OffsetHandler(groupCoordinator, metadata::image);
-            // OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (docs/protocol.md).
             registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
-                            new FindCoordinatorHandler(groupCoordinator, () -> view[0]))
-                    .register(ApiKey.JOIN_GROUP, 0, ApiKey.JOIN_GROUP.highestVersion, groupHandler)
-                    .register(ApiKey.SYNC_GROUP, 0, ApiKey.SYNC_GROUP.highestVersion, groupHandler)
-                    .register(ApiKey.HEARTBEAT, 0, ApiKey.HEARTBEAT.highestVersion, groupHandler)
-                    .register(ApiKey.LEAVE_GROUP, 0, ApiKey.LEAVE_GROUP.highestVersion, groupHandler)
-                    .register(ApiKey.DESCRIBE_GROUPS, 0, ApiKey.DESCRIBE_GROUPS.highestVersion, groupHandler)
-                    .register(ApiKey.LIST_GROUPS, 0, ApiKey.LIST_GROUPS.highestVersion, groupHandler)
-                    .register(ApiKey.DELETE_GROUPS, 0, ApiKey.DELETE_GROUPS.highestVersion, groupHandler)
-                    .register(ApiKey.OFFSET_COMMIT, 2, 9, offsetHandler)
-                    .register(ApiKey.OFFSET_FETCH, 1, 9, offsetHandler)
-                    .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, offsetHandler);
+                    new FindCoordinatorHandler(groupCoordinator, () -> view[0]));
+            new GroupHandler(groupCoordinator).registerIn(registry);
+            new OffsetHandler(groupCoordinator, metadata::image).registerIn(registry);
 
             BrokerMetrics metrics = new BrokerMetrics(metadata::image, partitions, groupCoordinator,
                     logs.cleaner().stats());
@@ -242,12 +228,12 @@ public final class Broker implements AutoCloseable {
                 metrics.serve(config.metricsListener());
             }
             NetworkServer network = new NetworkServer(registry, apiVersions, config.socketRequestMaxBytes(),
-                    transport.join(), metrics.requests(), config.networkLimits());
+                    transport.join(), metrics.requests(), NetworkLimits.of(config));
             resources.remove(closeTransport); // the server owns the transport now
             resources.add(0, network);
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
-                bound.add(network.bind(listener));
+                bound.add(network.bind(listener, config.securityProtocolOf(listener)));
             }
             Endpoint advertised = advertisedEndpoint(config, bound);
             view[0] = new ClusterView(meta.clusterId(), config.nodeId(),

@@ -1,10 +1,12 @@
 package dev.spool.broker.api;
 
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.types.Message;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The APIs this broker implements, the versions of each it advertises in ApiVersions, and the handler
@@ -25,7 +27,28 @@ public final class ApiRegistry {
         }
     }
 
+    /**
+     * Handles one API's requests, typed: the registry casts each request to {@code R} once, so a handler of
+     * several APIs has one method per API instead of a switch on the API key and a cast per case.
+     */
+    @FunctionalInterface
+    public interface RequestHandler<R extends Message> {
+        CompletableFuture<? extends Message> handle(RequestContext context, R request);
+    }
+
     private final Map<ApiKey, RegisteredApi> apis = new EnumMap<>(ApiKey.class);
+
+    /** Registers {@code handler} for one API, whose requests parse as {@code requestType}. */
+    public <R extends Message> ApiRegistry register(ApiKey apiKey, int minVersion, int maxVersion, Class<R> requestType,
+                                                    RequestHandler<R> handler) {
+        return register(apiKey, minVersion, maxVersion,
+                (context, request) -> widen(handler.handle(context, requestType.cast(request))));
+    }
+
+    @SuppressWarnings("unchecked") // a future only read from: a future of a Message subtype is one of Message
+    private static CompletableFuture<Message> widen(CompletableFuture<? extends Message> answer) {
+        return (CompletableFuture<Message>) answer;
+    }
 
     /** Registers an API for versions min..max, which must lie within the versions the specs define. */
     public ApiRegistry register(ApiKey apiKey, int minVersion, int maxVersion, ApiHandler handler) {

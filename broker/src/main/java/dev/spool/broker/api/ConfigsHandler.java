@@ -5,6 +5,7 @@ import dev.spool.broker.config.ConfigController.Outcome;
 import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
 import dev.spool.protocol.message.DescribeConfigsRequestData;
@@ -22,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * IncrementalAlterConfigs and AlterConfigs (commands of the {@link MetadataManager}, decided by the
  * {@link ConfigController}, answered once their ConfigRecords are durable and applied). Thread-safe.
  */
-public final class ConfigsHandler implements ApiHandler {
+public final class ConfigsHandler implements ApiFamily {
 
     private final MetadataManager metadata;
     private final ConfigDescriber describer;
@@ -35,13 +36,12 @@ public final class ConfigsHandler implements ApiHandler {
     }
 
     @Override
-    public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        return switch (context.apiKey()) {
-            case DESCRIBE_CONFIGS -> CompletableFuture.completedFuture(describe((DescribeConfigsRequestData) request));
-            case INCREMENTAL_ALTER_CONFIGS -> incrementalAlter((IncrementalAlterConfigsRequestData) request);
-            case ALTER_CONFIGS -> alter((AlterConfigsRequestData) request);
-            default -> throw new IllegalArgumentException("ConfigsHandler does not serve " + context.apiKey());
-        };
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequestData.class,
+                        (context, request) -> CompletableFuture.completedFuture(describe(request)))
+                .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequestData.class,
+                        (context, request) -> incrementalAlter(request))
+                .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequestData.class, (context, request) -> alter(request));
     }
 
     private Message describe(DescribeConfigsRequestData request) {

@@ -4,6 +4,7 @@ import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicController.TopicReference;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.CreatePartitionsRequestData;
 import dev.spool.protocol.message.CreatePartitionsResponseData;
 import dev.spool.protocol.Errors;
@@ -27,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link MetadataManager}, decided by the {@link TopicController}, and is answered once its records
  * are durable and the partitions exist (or are gone). Thread-safe.
  */
-public final class TopicsHandler implements ApiHandler {
+public final class TopicsHandler implements ApiFamily {
 
     private final MetadataManager metadata;
     private final TopicController controller;
@@ -40,13 +41,13 @@ public final class TopicsHandler implements ApiHandler {
     }
 
     @Override
-    public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        return switch (context.apiKey()) {
-            case CREATE_TOPICS -> createTopics((CreateTopicsRequestData) request);
-            case DELETE_TOPICS -> deleteTopics((DeleteTopicsRequestData) request);
-            case CREATE_PARTITIONS -> createPartitions((CreatePartitionsRequestData) request);
-            default -> throw new IllegalArgumentException("TopicsHandler does not serve " + context.apiKey());
-        };
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.CREATE_TOPICS, 2, 7, CreateTopicsRequestData.class,
+                        (context, request) -> createTopics(request))
+                .register(ApiKey.DELETE_TOPICS, 1, 6, DeleteTopicsRequestData.class,
+                        (context, request) -> deleteTopics(request))
+                .register(ApiKey.CREATE_PARTITIONS, 0, 3, CreatePartitionsRequestData.class,
+                        (context, request) -> createPartitions(request));
     }
 
     private CompletableFuture<Message> createTopics(CreateTopicsRequestData request) {

@@ -412,14 +412,13 @@ public final class BrokerConfig {
         return get(SOCKET_REQUEST_MAX_BYTES);
     }
 
-    /**
-     * max.connections, max.connections.per.ip, connections.max.idle.ms, queued.max.requests and the socket
-     * buffer sizes.
-     */
-    public dev.spool.broker.network.NetworkLimits networkLimits() {
-        return new dev.spool.broker.network.NetworkLimits(get(MAX_CONNECTIONS), get(MAX_CONNECTIONS_PER_IP),
-                get(CONNECTIONS_MAX_IDLE_MS), get(QUEUED_MAX_REQUESTS), get(SOCKET_SEND_BUFFER_BYTES),
-                get(SOCKET_RECEIVE_BUFFER_BYTES));
+    /** The security protocol of one of the {@code listeners} ({@code listener.security.protocol.map}). */
+    public String securityProtocolOf(Endpoint listener) {
+        String protocol = ListenerSecurity.parse(get(LISTENER_SECURITY_PROTOCOL_MAP)).protocolOf(listener.listenerName());
+        if (protocol == null) {
+            throw new IllegalArgumentException("listener " + listener + " is not mapped to a security protocol");
+        }
+        return protocol;
     }
 
     public int numNetworkThreads() {

@@ -1,7 +1,9 @@
 package dev.spool.broker.group;
 
-import dev.spool.broker.api.ApiHandler;
+import dev.spool.broker.api.ApiFamily;
+import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DeleteGroupsRequestData;
 import dev.spool.protocol.message.DeleteGroupsResponseData;
@@ -20,7 +22,6 @@ import dev.spool.protocol.message.ListGroupsResponseData;
 import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
 import dev.spool.protocol.message.SyncGroupRequestData;
 import dev.spool.protocol.message.SyncGroupResponseData;
-import dev.spool.protocol.types.Message;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,7 +35,7 @@ import java.util.concurrent.CompletableFuture;
  * DeleteGroups, each handed to the {@link GroupCoordinator} shard of its group. Thread-safe; never
  * blocks: a JoinGroup waiting for the rebalance is a parked future.
  */
-public final class GroupHandler implements ApiHandler {
+public final class GroupHandler implements ApiFamily {
 
     /** JoinGroup v7 made the protocol name nullable; before it an error answer carries "". */
     private static final short FIRST_NULLABLE_PROTOCOL_NAME_VERSION = 7;
@@ -46,19 +47,21 @@ public final class GroupHandler implements ApiHandler {
     }
 
     @Override
-    public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        short version = context.apiVersion();
-        return switch (context.apiKey()) {
-            case JOIN_GROUP -> join(context, (JoinGroupRequestData) request).thenApply(Message.class::cast);
-            case SYNC_GROUP -> sync((SyncGroupRequestData) request, version).thenApply(Message.class::cast);
-            case HEARTBEAT -> heartbeat((HeartbeatRequestData) request).thenApply(Message.class::cast);
-            case LEAVE_GROUP -> leave((LeaveGroupRequestData) request, version).thenApply(Message.class::cast);
-            case DESCRIBE_GROUPS -> describe((DescribeGroupsRequestData) request, version)
-                    .thenApply(Message.class::cast);
-            case LIST_GROUPS -> list((ListGroupsRequestData) request).thenApply(Message.class::cast);
-            case DELETE_GROUPS -> delete((DeleteGroupsRequestData) request).thenApply(Message.class::cast);
-            default -> throw new IllegalArgumentException("GroupHandler does not serve " + context.apiKey());
-        };
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.JOIN_GROUP, 0, ApiKey.JOIN_GROUP.highestVersion, JoinGroupRequestData.class,
+                        this::join)
+                .register(ApiKey.SYNC_GROUP, 0, ApiKey.SYNC_GROUP.highestVersion, SyncGroupRequestData.class,
+                        (context, request) -> sync(request, context.apiVersion()))
+                .register(ApiKey.HEARTBEAT, 0, ApiKey.HEARTBEAT.highestVersion, HeartbeatRequestData.class,
+                        (context, request) -> heartbeat(request))
+                .register(ApiKey.LEAVE_GROUP, 0, ApiKey.LEAVE_GROUP.highestVersion, LeaveGroupRequestData.class,
+                        (context, request) -> leave(request, context.apiVersion()))
+                .register(ApiKey.DESCRIBE_GROUPS, 0, ApiKey.DESCRIBE_GROUPS.highestVersion,
+                        DescribeGroupsRequestData.class, (context, request) -> describe(request, context.apiVersion()))
+                .register(ApiKey.LIST_GROUPS, 0, ApiKey.LIST_GROUPS.highestVersion, ListGroupsRequestData.class,
+                        (context, request) -> list(request))
+                .register(ApiKey.DELETE_GROUPS, 0, ApiKey.DELETE_GROUPS.highestVersion, DeleteGroupsRequestData.class,
+                        (context, request) -> delete(request));
     }
 
     private CompletableFuture<JoinGroupResponseData> join(RequestContext context, JoinGroupRequestData request) {

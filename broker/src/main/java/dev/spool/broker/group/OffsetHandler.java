@@ -1,7 +1,8 @@
 package dev.spool.broker.group;
 
-import dev.spool.broker.api.ApiHandler;
-import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.api.ApiFamily;
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.OffsetCommitRequestData;
@@ -22,7 +23,6 @@ import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePar
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
-import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * ({@link CommitPartitionCheck}). {@code require_stable} (KIP-447) needs no waiting: without transactions no
  * offset commit is ever pending. Thread-safe; never blocks.
  */
-public final class OffsetHandler implements ApiHandler {
+public final class OffsetHandler implements ApiFamily {
 
     private static final short FIRST_BATCHED_FETCH_VERSION = 8;
     /** OffsetFetch v2 added the top-level error and "all partitions" (null topics). */
@@ -51,17 +51,16 @@ public final class OffsetHandler implements ApiHandler {
         this.metadata = metadata;
     }
 
+    /** OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (docs/protocol.md). */
     @Override
-    public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        short version = context.apiVersion();
-        return switch (context.apiKey()) {
-            case OFFSET_COMMIT -> commit((OffsetCommitRequestData) request, version).thenApply(Message.class::cast);
-            case OFFSET_FETCH -> version >= FIRST_BATCHED_FETCH_VERSION
-                    ? fetchGroups((OffsetFetchRequestData) request).thenApply(Message.class::cast)
-                    : fetchOne((OffsetFetchRequestData) request, version).thenApply(Message.class::cast);
-            case OFFSET_DELETE -> delete((OffsetDeleteRequestData) request).thenApply(Message.class::cast);
-            default -> throw new IllegalArgumentException("OffsetHandler does not serve " + context.apiKey());
-        };
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.OFFSET_COMMIT, 2, 9, OffsetCommitRequestData.class,
+                        (context, request) -> commit(request, context.apiVersion()))
+                .register(ApiKey.OFFSET_FETCH, 1, 9, OffsetFetchRequestData.class,
+                        (context, request) -> context.apiVersion() >= FIRST_BATCHED_FETCH_VERSION
+                                ? fetchGroups(request) : fetchOne(request, context.apiVersion()))
+                .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
+                        (context, request) -> delete(request));
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {

@@ -2,6 +2,7 @@ package dev.spool.broker.network;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.config.Endpoint;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -57,8 +58,21 @@ public final class NetworkServer implements AutoCloseable {
         this.transport = transport;
     }
 
-    /** Binds a listener and returns the endpoint actually bound (port 0 becomes the chosen port). */
+    /** Binds a PLAINTEXT listener (as {@link #bind(Endpoint, String)}). */
     public Endpoint bind(Endpoint endpoint) throws InterruptedException {
+        return bind(endpoint, "PLAINTEXT");
+    }
+
+    /**
+     * Binds a listener speaking {@code securityProtocol} (PLAINTEXT only, until TLS and SASL arrive) and
+     * returns the endpoint actually bound (port 0 becomes the chosen port). Each of its connections carries
+     * that listener's identity into every request's context.
+     */
+    public Endpoint bind(Endpoint endpoint, String securityProtocol) throws InterruptedException {
+        if (!"PLAINTEXT".equals(securityProtocol)) {
+            throw new IllegalArgumentException("Cannot serve " + securityProtocol + " on " + endpoint);
+        }
+        ConnectionIdentity identity = ConnectionIdentity.plaintext(endpoint.listenerName());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
@@ -86,7 +100,7 @@ public final class NetworkServer implements AutoCloseable {
                                 .addLast("limits", connectionLimiter)
                                 .addLast("frames", new FrameDecoder(maxFrameBytes))
                                 .addLast("requests", new RequestDispatcher(registry, apiVersions, observer,
-                                        new InFlightRequests(limits.queuedMaxRequests(), inFlightTotal)));
+                                        new InFlightRequests(limits.queuedMaxRequests(), inFlightTotal), identity));
                         connections.add(channel);
                     }
                 });

@@ -2,6 +2,7 @@ package dev.spool.broker.network;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.protocol.message.ApiKey;
@@ -36,6 +37,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final ResponseQueue responses = new ResponseQueue();
     private final RequestObserver observer;
     private final InFlightRequests inFlight;
+    private final ConnectionIdentity identity;
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
         this(registry, apiVersions, RequestObserver.NONE);
@@ -47,6 +49,12 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, RequestObserver observer,
                              InFlightRequests inFlight) {
+        this(registry, apiVersions, observer, inFlight, ConnectionIdentity.plaintext("PLAINTEXT"));
+    }
+
+    public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions, RequestObserver observer,
+                             InFlightRequests inFlight, ConnectionIdentity identity) {
+        this.identity = identity;
         this.registry = registry;
         this.apiVersions = apiVersions;
         this.observer = observer;
@@ -91,7 +99,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         ProtocolReader reader = new ProtocolReader(nioView(frame));
         RequestHeaderData header = new RequestHeaderData(reader, apiKey.requestHeaderVersion(version));
         RequestContext context = new RequestContext(apiKey, version, header.correlationId(), header.clientId(),
-                ctx.channel().remoteAddress());
+                ctx.channel().remoteAddress(), identity);
         ApiRegistry.RegisteredApi api = registry.get(apiKey);
         if (apiKey == ApiKey.API_VERSIONS && (api == null || !api.supports(version))) {
             ResponseQueue.Slot slot = responses.reserve();

@@ -2,6 +2,7 @@ package dev.spool.broker.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
@@ -64,9 +65,7 @@ class GroupApiHandlersTest {
     private PartitionManager partitions;
     private GroupCoordinator coordinator;
     private TopicController topics;
-    private FindCoordinatorHandler findCoordinator;
-    private GroupHandler groups;
-    private OffsetHandler offsets;
+    private final ApiRegistry registry = new ApiRegistry();
 
     @BeforeEach
     void start() throws Exception {
@@ -87,9 +86,10 @@ class GroupApiHandlersTest {
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
-        findCoordinator = new FindCoordinatorHandler(coordinator, () -> view);
-        groups = new GroupHandler(coordinator);
-        offsets = new OffsetHandler(coordinator, metadata::image);
+        registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
+                new FindCoordinatorHandler(coordinator, () -> view));
+        new GroupHandler(coordinator).registerIn(registry);
+        new OffsetHandler(coordinator, metadata::image).registerIn(registry);
     }
 
     @AfterEach
@@ -105,14 +105,16 @@ class GroupApiHandlersTest {
         return new RequestContext(api, (short) version, 1, "test-client", new InetSocketAddress("127.0.0.1", 5555));
     }
 
-    private Message call(dev.spool.broker.api.ApiHandler handler, ApiKey api, int version, Message request)
-            throws Exception {
-        return handler.handle(context(api, version), request).get(10, TimeUnit.SECONDS);
+    /** Sends a request through the registry the handlers registered in, as the network layer does. */
+    private Message call(ApiKey api, int version, Message request) throws Exception {
+        ApiRegistry.RegisteredApi registered = registry.get(api);
+        assertThat(registered.supports((short) version)).as("%s v%d is served", api, version).isTrue();
+        return registered.handler().handle(context(api, version), request).get(10, TimeUnit.SECONDS);
     }
 
     @Test
     void beforeTheOffsetsTopicExistsGroupsHaveNoCoordinator() throws Exception {
-        OffsetFetchResponseData response = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+        OffsetFetchResponseData response = (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 7,
                 new OffsetFetchRequestData().setGroupId("g").setTopics(null));
 
         assertThat(response.errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
@@ -121,13 +123,10 @@ class GroupApiHandlersTest {
 
     @Test
     void findCoordinatorCreatesTheCompactedOffsetsTopicAndNamesThisBroker() throws Exception {
-        FindCoordinatorResponseData single = (FindCoordinatorResponseData) call(findCoordinator,
-                ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
-        FindCoordinatorResponseData batched = (FindCoordinatorResponseData) call(findCoordinator,
-                ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 0)
+        FindCoordinatorResponseData single = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
+        FindCoordinatorResponseData batched = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 0)
                         .setCoordinatorKeys(List.of("a", "b")));
-        FindCoordinatorResponseData transaction = (FindCoordinatorResponseData) call(findCoordinator,
-                ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 1)
+        FindCoordinatorResponseData transaction = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 1)
                         .setCoordinatorKeys(List.of("txn")));
 
         assertThat(single.errorCode()).isZero();
@@ -153,7 +152,7 @@ class GroupApiHandlersTest {
     /** Commits offset 5 to partition 0 of "t" (which exists), 3 of "t" and 0 of "missing" (which do not). */
     private OffsetCommitResponseData commitToExistingAndMissing(int version, String group, int generation,
                                                                 String memberId) throws Exception {
-        return (OffsetCommitResponseData) call(offsets, ApiKey.OFFSET_COMMIT, version, new OffsetCommitRequestData()
+        return (OffsetCommitResponseData) call(ApiKey.OFFSET_COMMIT, version, new OffsetCommitRequestData()
                 .setGroupId(group).setGenerationIdOrMemberEpoch(generation).setMemberId(memberId).setTopics(List.of(
                         new OffsetCommitRequestTopic().setName("t").setPartitions(List.of(
                                 new OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(5),
@@ -170,13 +169,13 @@ class GroupApiHandlersTest {
 
     /** A member of group {@code group} with a completed rebalance (JoinGroup v3, SyncGroup v3): its id and generation. */
     private JoinGroupResponseData joinedMember(String group) throws Exception {
-        JoinGroupResponseData joined = (JoinGroupResponseData) call(groups, ApiKey.JOIN_GROUP, 3,
+        JoinGroupResponseData joined = (JoinGroupResponseData) call(ApiKey.JOIN_GROUP, 3,
                 new JoinGroupRequestData().setGroupId(group).setSessionTimeoutMs(10_000).setRebalanceTimeoutMs(10_000)
                         .setMemberId("").setProtocolType("consumer").setProtocols(List.of(
                                 new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
                                         .setMetadata(new byte[0]))));
         assertThat(joined.errorCode()).isZero();
-        SyncGroupResponseData synced = (SyncGroupResponseData) call(groups, ApiKey.SYNC_GROUP, 3,
+        SyncGroupResponseData synced = (SyncGroupResponseData) call(ApiKey.SYNC_GROUP, 3,
                 new SyncGroupRequestData().setGroupId(group).setGenerationId(joined.generationId())
                         .setMemberId(joined.memberId()).setAssignments(List.of()));
         assertThat(synced.errorCode()).isZero();
@@ -185,7 +184,7 @@ class GroupApiHandlersTest {
 
     @Test
     void offsetCommitsOfPartitionsThatDoNotExistAreUnknownTopicOrPartitionInEveryVersion() throws Exception {
-        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
         createTopic("t", 1);
         JoinGroupResponseData member = joinedMember("with-member");
         for (int version = 2; version <= 9; version++) {
@@ -201,7 +200,7 @@ class GroupApiHandlersTest {
                     .containsExactly("t-0 ILLEGAL_GENERATION", "t-3 UNKNOWN_TOPIC_OR_PARTITION",
                             "missing-0 UNKNOWN_TOPIC_OR_PARTITION");
         }
-        OffsetFetchResponseData stored = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+        OffsetFetchResponseData stored = (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 7,
                 new OffsetFetchRequestData().setGroupId("with-member").setTopics(null));
         assertThat(stored.topics()).singleElement().satisfies(topic -> {
             assertThat(topic.name()).isEqualTo("t");
@@ -211,21 +210,21 @@ class GroupApiHandlersTest {
 
     @Test
     void offsetFetchAnswersInTheShapeOfEachVersion() throws Exception {
-        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
         createTopic("t", 2);
-        OffsetCommitResponseData committed = (OffsetCommitResponseData) call(offsets, ApiKey.OFFSET_COMMIT, 8,
+        OffsetCommitResponseData committed = (OffsetCommitResponseData) call(ApiKey.OFFSET_COMMIT, 8,
                 new OffsetCommitRequestData().setGroupId("g").setGenerationIdOrMemberEpoch(-1).setMemberId("")
                         .setTopics(List.of(new OffsetCommitRequestTopic().setName("t").setPartitions(List.of(
                                 new OffsetCommitRequestPartition().setPartitionIndex(1).setCommittedOffset(12)
                                         .setCommittedMetadata("m"))))));
         assertThat(committed.topics().get(0).partitions().get(0).errorCode()).isZero();
 
-        OffsetFetchResponseData v1 = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 1,
+        OffsetFetchResponseData v1 = (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 1,
                 new OffsetFetchRequestData().setGroupId("g").setTopics(List.of(
                         new OffsetFetchRequestTopic().setName("t").setPartitionIndexes(List.of(0, 1)))));
-        OffsetFetchResponseData all = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 7,
+        OffsetFetchResponseData all = (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 7,
                 new OffsetFetchRequestData().setGroupId("g").setTopics(null).setRequireStable(true));
-        OffsetFetchResponseData batched = (OffsetFetchResponseData) call(offsets, ApiKey.OFFSET_FETCH, 9,
+        OffsetFetchResponseData batched = (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 9,
                 new OffsetFetchRequestData().setGroups(List.of(
                         new OffsetFetchRequestGroup().setGroupId("g").setTopics(null),
                         new OffsetFetchRequestGroup().setGroupId("other").setTopics(null))));
@@ -241,14 +240,14 @@ class GroupApiHandlersTest {
 
     @Test
     void oldVersionsOfJoinAndLeaveCarryTheirErrorsWhereTheyCan() throws Exception {
-        call(findCoordinator, ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
 
-        JoinGroupResponseData join = (JoinGroupResponseData) call(groups, ApiKey.JOIN_GROUP, 5,
+        JoinGroupResponseData join = (JoinGroupResponseData) call(ApiKey.JOIN_GROUP, 5,
                 new JoinGroupRequestData().setGroupId("g").setSessionTimeoutMs(10).setRebalanceTimeoutMs(10)
                         .setMemberId("").setProtocolType("consumer").setProtocols(List.of()));
-        LeaveGroupResponseData leave = (LeaveGroupResponseData) call(groups, ApiKey.LEAVE_GROUP, 1,
+        LeaveGroupResponseData leave = (LeaveGroupResponseData) call(ApiKey.LEAVE_GROUP, 1,
                 new LeaveGroupRequestData().setGroupId("g").setMemberId("nobody"));
-        ListGroupsResponseData listed = (ListGroupsResponseData) call(groups, ApiKey.LIST_GROUPS, 5,
+        ListGroupsResponseData listed = (ListGroupsResponseData) call(ApiKey.LIST_GROUPS, 5,
                 new ListGroupsRequestData().setStatesFilter(List.of("Assigning")));
 
         assertThat(join.errorCode()).isEqualTo(Errors.INVALID_SESSION_TIMEOUT.code());

@@ -30,7 +30,7 @@ class SocketBuffersTest {
         BrokerConfig config = new BrokerConfig(Map.of("socket.send.buffer.bytes", String.valueOf(ASKED),
                 "socket.receive.buffer.bytes", String.valueOf(ASKED)));
 
-        Buffers accepted = acceptOneWith(config.networkLimits());
+        Buffers accepted = acceptOneWith(NetworkLimits.of(config));
 
         assertThat(accepted.send()).isIn(ASKED, 2 * ASKED); // Linux doubles it for its bookkeeping
         assertThat(accepted.receive()).isIn(ASKED, 2 * ASKED);
@@ -38,14 +38,14 @@ class SocketBuffersTest {
 
     @Test
     void kafkasDefaultsAreSetUnlessMinusOneOrZeroAsksForTheOperatingSystemsOwn() throws Exception {
-        NetworkLimits defaults = new BrokerConfig(Map.of()).networkLimits();
+        NetworkLimits defaults = NetworkLimits.of(new BrokerConfig(Map.of()));
         assertThat(defaults.sendBufferBytes()).isEqualTo(102_400);
         assertThat(defaults.receiveBufferBytes()).isEqualTo(102_400);
 
         Buffers untouched = acceptedByAPlainServerSocket();
         for (String value : new String[] {"-1", "0"}) {
-            NetworkLimits osDefaults = new BrokerConfig(Map.of("socket.send.buffer.bytes", value,
-                    "socket.receive.buffer.bytes", value)).networkLimits();
+            NetworkLimits osDefaults = NetworkLimits.of(new BrokerConfig(Map.of("socket.send.buffer.bytes", value,
+                    "socket.receive.buffer.bytes", value)));
             assertThat(acceptOneWith(osDefaults)).as("with " + value).isEqualTo(untouched);
         }
     }
