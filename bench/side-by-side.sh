@@ -41,9 +41,8 @@ HZ="$(getconf CLK_TCK)"
 
 NA=$((2000000 / SCALE)); NB=$((500000 / SCALE)); NC=$((200000 / SCALE)); NE=$((1000000 / SCALE))
 RATE_C=20000; GROUPS_E=4
-# Kafka's stock JVM settings: kafka-server-start.sh (heap) and kafka-run-class.sh (G1 flags, KAFKA_JVM
-# in lib.sh); the perf tools' scripts use a 512 MB heap.
-KAFKA_HEAP="-Xmx1G -Xms1G"
+# Kafka runs with its stock JVM settings: kafka-server-start.sh (KAFKA_HEAP in lib.sh) and
+# kafka-run-class.sh (G1 flags, KAFKA_JVM); the perf tools' scripts use a 512 MB heap.
 
 mkdir -p "$OUT/kafka" "$OUT/spool" "$OUT/tools"
 KT="$OUT/kafka.tsv"; ST="$OUT/spool.tsv"; : >"$KT"; : >"$ST"
@@ -53,122 +52,94 @@ log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$OUT/run.log" >&2; }
 die() { log "FAILED: $*"; exit 1; }
 
 # --- Kafka jars (Maven Central, cached), the probe, a snapshot of the Spool build --------------
-if [ ! -f "$LIBS/kafka_2.13-4.4.0.jar" ] || [ ! -f "$LIBS/kafka-tools-4.4.0.jar" ]; then
-  log "fetching Apache Kafka 4.4.0 from Maven Central into $LIBS"
-  mkdir -p "$LIBS"
-  (cd "$CACHE" && mvn -q -B -Dstyle.color=never -f "$HERE/compare/kafka-pom.xml" dependency:copy-dependencies \
-      -DoutputDirectory="$LIBS" -DincludeScope=runtime) >"$OUT/fetch.log" 2>&1 \
-    || die "could not fetch Kafka 4.4.0 (see $OUT/fetch.log)"
-fi
+[ -f "$LIBS/kafka_2.13-4.4.0.jar" ] || log "fetching Apache Kafka 4.4.0 from Maven Central into $LIBS"
+fetch_kafka "$CACHE" "$LIBS" "$OUT/fetch.log" || die "could not fetch Kafka 4.4.0 (see $OUT/fetch.log)"
 PROBE="$CACHE/probe"
-if [ ! -f "$PROBE/StartupProbe.class" ] || [ "$HERE/compare/StartupProbe.java" -nt "$PROBE/StartupProbe.class" ]; then
-  mkdir -p "$PROBE" && javac -nowarn -cp "$LIBS/*" -d "$PROBE" "$HERE/compare/StartupProbe.java" || die "javac StartupProbe"
-fi
-if ! ls "$ROOT"/broker/target/spool-broker-*.jar >/dev/null 2>&1 || [ ! -d "$ROOT/broker/target/lib" ]; then
-  log "building Spool"
-  (cd "$ROOT" && mvn -B -q -DskipTests -pl broker -am install) >"$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
-fi
-# A copy of the built broker, so that a rebuild during the run changes nothing under it. Same place
-# and file times for the same build, so that bin/spool's class-data archive of the build is reused.
-# (The build is reproducible: a rebuild of unchanged sources gives the same bytes, which are not copied.)
+build_probes "$LIBS" "$PROBE" || die "javac of the probes"
 SPOOL_HOME="$CACHE/spool-home"
-mkdir -p "$SPOOL_HOME/bin" "$SPOOL_HOME/broker/target/lib"
-same_files() { # same_files DIR FILES...: DIR holds exactly FILES' names with the same bytes
-  [ "$(ls "$1" | sort)" = "$(shift; for f in "$@"; do basename "$f"; done | sort)" ] || return 1
-  local d="$1" f; shift
-  for f in "$@"; do cmp -s "$f" "$d/$(basename "$f")" || return 1; done
-}
-BROKER_JAR="$(ls "$ROOT"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)"
-same_files "$SPOOL_HOME/bin" "$ROOT/bin/spool" || { rm -f "$SPOOL_HOME"/bin/*; cp "$ROOT/bin/spool" "$SPOOL_HOME/bin/"; }
-same_files "$SPOOL_HOME/broker/target/lib" "$ROOT"/broker/target/lib/*.jar \
-  || { rm -f "$SPOOL_HOME"/broker/target/lib/*; cp "$ROOT"/broker/target/lib/*.jar "$SPOOL_HOME/broker/target/lib/"; }
-cmp -s "$BROKER_JAR" "$SPOOL_HOME/broker/target/$(basename "$BROKER_JAR")" \
-  || { rm -f "$SPOOL_HOME"/broker/target/*.jar; cp "$BROKER_JAR" "$SPOOL_HOME/broker/target/"; }
+snapshot_spool "$ROOT" "$SPOOL_HOME" >"$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
 (cd "$ROOT" && git log -1 --format='%h %s' && git status --short -- broker protocol log | head -20) >"$OUT/spool-version.txt" 2>&1
 
-for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SPOOL_PORT"; do
-  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && die "port 127.0.0.1:$p is in use"
-done
+ports_free "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SPOOL_PORT" || die "a port is in use"
 { date -u +%FT%TZ; echo "nproc $(nproc)"; grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 2p; uname -r
   java -version 2>&1 | head -1; echo "scale 1/$SCALE"; } >"$OUT/machine.txt"
 
 KAFKA_PID=""; SPOOL_PID=""
-stop_broker() { # stop_broker PID: SIGTERM, then SIGKILL after 60 s
-  local pid="$1"
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }; sleep 0.1; done
-  kill -KILL "$pid"
-  wait "$pid" 2>/dev/null
-  return 0
-}
+stop_broker() { stop_pid "$1" || true; } # stop_broker PID: SIGTERM, then SIGKILL after 60 s
 cleanup() { stop_broker "$KAFKA_PID"; stop_broker "$SPOOL_PID"; stop_broker "${LAUNCHED_PID:-}"; }
 trap cleanup EXIT
 
-# launch NAME BOOTSTRAP -- CMD...: start CMD (which must exec into the broker) while a warmed-up
-# probe waits for the first served request; sets LAUNCHED_PID and writes startup_s (unless
-# RECORD_STARTUP=0: a restart).
+# launch NAME CMD...: start CMD (which must exec into the broker) while a warmed-up probe waits for
+# the first served request (launch_served in lib.sh); sets LAUNCHED_PID and writes startup_s (unless
+# RECORD_STARTUP=0: a restart). Both brokers launch on a settled machine (LAUNCH_SETTLE_S): not in the
+# wake of the probe's JVM start, Kafka's storage format tool, or the other broker's shutdown.
 launch() {
-  local name="$1" bootstrap="$2" fifo="$OUT/$1/probe.fifo" probe_pid t0 t1
-  shift 3
-  mkfifo "$fifo"
-  tool StartupProbe "$bootstrap" 120 <"$fifo" >"$OUT/$name/probe.log" 2>&1 &
-  probe_pid=$!
-  exec {PROBE_FD}>"$fifo"
-  for _ in $(seq 1 600); do grep -q '^WARM' "$OUT/$name/probe.log" && break; sleep 0.1; done
-  grep -q '^WARM' "$OUT/$name/probe.log" || die "$name: the start-up probe did not warm up"
-  # Both brokers launch on a settled machine: not in the wake of the probe's JVM start, Kafka's storage
-  # format tool, or the other broker's shutdown.
-  sleep "$LAUNCH_SETTLE_S"
-  t0="$(date +%s%3N)"
-  "$@" >"$OUT/$name/broker.out" 2>&1 </dev/null &
-  LAUNCHED_PID=$!
-  echo go >&"$PROBE_FD"; exec {PROBE_FD}>&-
-  wait "$probe_pid" || die "$name did not serve a request within 120 s (see $OUT/$name/)"
-  t1="$(awk '/^SERVED/{print $2}' "$OUT/$name/probe.log")"
-  rm -f "$fifo"
-  [ "${RECORD_STARTUP:-1}" = 0 ] \
-    || printf '%s\t%s\n' "${STARTUP_KEY:-startup_s}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')" \
-      >>"$(tsv "$name")"
+  local name="$1"
+  shift
+  : >"$OUT/$name/broker.out"
+  launch_served "$OUT/$name" "127.0.0.1:$(port_of "$name")" 120 "$@" \
+    || die "$name did not serve a request within 120 s (see $OUT/$name/)"
+  [ "${RECORD_STARTUP:-1}" = 0 ] || printf '%s\t%s\n' "${STARTUP_KEY:-startup_s}" "$SERVED_S" >>"$(tsv "$name")"
 }
 
 start_kafka() {
-  local dir="$OUT/kafka" cid
-  cat >"$dir/server.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$dir/data
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-PROPS
-  if [ ! -f "$dir/data/meta.properties" ]; then
-    cid="$(tool kafka.tools.StorageTool random-uuid 2>/dev/null)" || die "kafka random-uuid"
-    tool kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/format.log" 2>&1 \
-      || die "kafka storage format (see $dir/format.log)"
-  fi
-  launch kafka "127.0.0.1:$KAFKA_PORT" -- java $KAFKA_HEAP $KAFKA_JVM \
-    -Dlog4j2.configurationFile="$HERE/compare/log4j2-kafka-server.xml" -Dkafka.logs.dir="$dir" \
-    -cp "$LIBS/*" kafka.Kafka "$dir/server.properties"
+  kafka_prepare "$OUT/kafka" "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" || die "kafka storage format (see $OUT/kafka/format.log)"
+  launch kafka kafka_server "$OUT/kafka"
   KAFKA_PID="$LAUNCHED_PID"
 }
 
 start_spool() {
-  local dir="$OUT/spool"
-  # group.initial.rebalance.delay.ms=0 as in Kafka's stock config/server.properties (and above)
-  launch spool "127.0.0.1:$SPOOL_PORT" -- "$SPOOL_HOME/bin/spool" server \
-    --override "listeners=PLAINTEXT://127.0.0.1:$SPOOL_PORT" --override "log.dirs=$dir/data" \
-    --override group.initial.rebalance.delay.ms=0
+  # group.initial.rebalance.delay.ms=0 as in Kafka's stock config/server.properties (and kafka_prepare)
+  launch spool spool_server "$SPOOL_HOME" "$SPOOL_PORT" "$OUT/spool/data" --override group.initial.rebalance.delay.ms=0
   SPOOL_PID="$LAUNCHED_PID"
+}
+
+# The table's rows (print_table in lib.sh): key|label|unit|better|target
+table_rows() {
+  cat <<'ROWS'
+startup_s|start-up to first served request|s|lo|0.1
+rss_idle_mb|resident memory, idle|MB|lo|0.25
+rss_after_mb|resident memory, after the run|MB|lo|
+a_rps|a) 100 B acks=1 unthrottled|rec/s|hi|1.3
+a_mbs|a) 100 B acks=1 unthrottled|MB/s|hi|1.3
+a_cpu_s|a) broker CPU|s|lo|0.5
+a_kernel_cpu_s|a) broker CPU, of it in the kernel|s|lo|
+b_rps|b) 1000 B acks=all unthrottled|rec/s|hi|1.3
+b_mbs|b) 1000 B acks=all unthrottled|MB/s|hi|1.3
+b_cpu_s|b) broker CPU|s|lo|0.5
+b_kernel_cpu_s|b) broker CPU, of it in the kernel|s|lo|
+c_rps|c) 100 B acks=all at fixed rate|rec/s||
+c_avg_ms|c) latency avg|ms|lo|
+c_p50_ms|c) latency p50|ms|lo|
+c_p99_ms|c) latency p99|ms|lo|0.5
+c_p999_ms|c) latency p99.9|ms|lo|
+c_steady_p99_ms|c) p99 after the first 10% (warm-up)|ms|lo|
+c_steady_p999_ms|c) p99.9 after the first 10% (warm-up)|ms|lo|
+c_cpu_s|c) broker CPU|s|lo|0.5
+c_kernel_cpu_s|c) broker CPU, of it in the kernel|s|lo|
+c_queue_ms|c) client: record waits in batch, avg|ms|lo|
+c_request_ms|c) client: Produce round trip, avg|ms|lo|
+c_metadata_wait_ms|c) client: first send waits for metadata|ms|lo|
+c0_p50_ms|c0) as c, linger.ms=0: latency p50|ms|lo|
+c0_p99_ms|c0) as c, linger.ms=0: latency p99|ms|lo|
+c0_p999_ms|c0) as c, linger.ms=0: latency p99.9|ms|lo|
+c0_steady_p99_ms|c0) p99 after the first 10% (warm-up)|ms|lo|
+c0_request_ms|c0) client: Produce round trip, avg|ms|lo|
+c0_cpu_s|c0) broker CPU|s|lo|
+d_rps|d) consumer, everything back|rec/s|hi|1.3
+d_mbs|d) consumer, everything back|MB/s|hi|1.3
+d_fetch_mbs|d) consumer, without group join|MB/s|hi|
+d_fetch_latency_ms|d) client: Fetch round trip, avg|ms|lo|
+d_io_wait_ratio|d) client: time waiting on network|share|lo|
+d_cpu_s|d) broker CPU|s|lo|0.5
+d_kernel_cpu_s|d) broker CPU, of it in the kernel|s|lo|
+e_producer_rps|e) fan-out: producer|rec/s|hi|
+e_consumer_min_rps|e) fan-out: slowest of 4 groups|rec/s|hi|
+e_delivered_rps|e) fan-out: records delivered|rec/s|hi|
+e_cpu_s|e) broker CPU|s|lo|0.5
+e_kernel_cpu_s|e) broker CPU, of it in the kernel|s|lo|
+cpu_s_per_gb|broker CPU per GB produced+consumed|s/GB|lo|0.5
+ROWS
 }
 
 pid_of() { if [ "$1" = kafka ]; then echo "$KAFKA_PID"; else echo "$SPOOL_PID"; fi; }
@@ -274,8 +245,6 @@ rss_row() { # rss_row NAME KEY
 # start_measured NAME: a start whose start-up time and idle RSS count; the broker is stopped again.
 # Each broker starts with the other one stopped: neither starts beside the other's first seconds (a
 # JVM 10 s after its start still compiles and collects).
-# spool_cds_mapped: 1 if the running Spool maps bin/spool's class-data archive, else 0 (see bin/spool).
-spool_cds_mapped() { tr '\0' ' ' <"/proc/$SPOOL_PID/cmdline" | grep -c SharedArchiveFile; }
 
 # stop_started NAME LOG_SUFFIX: stops a broker started on its own and keeps its output as broker-SUFFIX.out.
 stop_started() {
@@ -287,7 +256,7 @@ stop_started() {
 start_measured() {
   log "$1: measured start (trial $TRIAL)"
   if [ "$1" = kafka ]; then start_kafka; else start_spool; fi
-  [ "$1" = kafka ] || printf 'cds_warm\t%s\n' "$(spool_cds_mapped)" >>"$(tsv spool)"
+  [ "$1" = kafka ] || printf 'cds_warm\t%s\n' "$(cds_mapped "$SPOOL_PID")" >>"$(tsv spool)"
   sleep "$IDLE_SETTLE_S"; rss_row "$1" rss_idle_mb
   log "$1: start-up $(kv "$(tsv "$1")" startup_s) s, idle RSS $(kv "$(tsv "$1")" rss_idle_mb) MB"
   stop_started "$1" "measured-start-$TRIAL"
@@ -302,7 +271,7 @@ prime_spool() {
   for i in 1 2; do
     log "spool: priming start $i (unmeasured)"
     STARTUP_KEY="priming_${i}_startup_s" start_spool
-    warm="$(spool_cds_mapped)"
+    warm="$(cds_mapped "$SPOOL_PID")"
     printf 'priming_%s_cds_warm\t%s\n' "$i" "$warm" >>"$ST"
     stop_started spool "priming-$i"
     [ "$warm" = 1 ] && break
@@ -366,7 +335,7 @@ stop_broker "$SPOOL_PID"; stop_broker "$KAFKA_PID"
 
 {
   echo "Apache Kafka 4.4.0 vs Spool ($(git -C "$ROOT" log -1 --format=%h)), $(date -u +%F\ %H:%MZ), $(nproc) cores, scale 1/$SCALE"
-  print_table "$KT" "$ST"
+  print_table "$KT" "$ST" <(table_rows)
   echo "trials (the table shows their medians):"
   print_trials "$KT" "$ST" startup_s rss_idle_mb c_p99_ms c_cpu_s d_rps d_cpu_s c_steady_p99_ms c0_p99_ms \
     c0_steady_p99_ms

@@ -15,6 +15,152 @@ tool() {
     -Dlog4j2.configurationFile="$COMPARE_DIR/log4j2-tools.xml" -cp "$LIBS/*${PROBE:+:$PROBE}" "$@"
 }
 
+# Kafka's stock broker heap (kafka-server-start.sh).
+# shellcheck disable=SC2034
+KAFKA_HEAP="-Xmx1G -Xms1G"
+
+# fetch_kafka CACHE LIBS LOG: Apache Kafka 4.4.0 (broker, tools, clients, a log4j2 binding) from Maven
+# Central into LIBS through kafka-pom.xml, unless it is there; mvn -o with SPOOL_BENCH_OFFLINE=1
+# (MAVEN_OPTS reaches mvn, e.g. -Dmaven.repo.local=DIR). Output to LOG; status 1 on failure.
+fetch_kafka() {
+  [ -f "$2/kafka_2.13-4.4.0.jar" ] && [ -f "$2/kafka-tools-4.4.0.jar" ] && return 0
+  mkdir -p "$2"
+  (cd "$1" && mvn -q -B ${SPOOL_BENCH_OFFLINE:+-o} -Dstyle.color=never -f "$COMPARE_DIR/kafka-pom.xml" \
+      dependency:copy-dependencies -DoutputDirectory="$2" -DincludeScope=runtime) >"$3" 2>&1
+}
+
+# build_probes LIBS DIR: the probes (*Probe.java here) compiled into DIR against LIBS when a source is
+# newer than its class.
+build_probes() {
+  local src
+  for src in "$COMPARE_DIR"/*Probe.java; do
+    if [ "$src" -nt "$2/$(basename "$src" .java).class" ]; then
+      mkdir -p "$2" && javac -nowarn -cp "$1/*" -d "$2" "$COMPARE_DIR"/*Probe.java
+      return
+    fi
+  done
+}
+
+# snapshot_spool ROOT HOME: a copy of ROOT's built broker (bin/spool, broker/target) in HOME, so that a
+# rebuild during a run changes nothing under it; same place and file times for the same build, so that
+# bin/spool's class-data archive of the build is reused. (The build is reproducible: a rebuild of
+# unchanged sources gives the same bytes, which are not copied again.) Builds ROOT first when it is not.
+snapshot_spool() {
+  local root="$1" home="$2" jar
+  if ! ls "$root"/broker/target/spool-broker-*.jar >/dev/null 2>&1 || [ ! -d "$root/broker/target/lib" ]; then
+    (cd "$root" && mvn -B -q ${SPOOL_BENCH_OFFLINE:+-o} -DskipTests -pl broker -am install) || return 1
+  fi
+  mkdir -p "$home/bin" "$home/broker/target/lib"
+  jar="$(ls "$root"/broker/target/spool-broker-*.jar | grep -v -e sources -e javadoc | head -n 1)"
+  same_files "$home/bin" "$root/bin/spool" || { rm -f "$home"/bin/*; cp "$root/bin/spool" "$home/bin/"; }
+  same_files "$home/broker/target/lib" "$root"/broker/target/lib/*.jar \
+    || { rm -f "$home"/broker/target/lib/*; cp "$root"/broker/target/lib/*.jar "$home/broker/target/lib/"; }
+  cmp -s "$jar" "$home/broker/target/$(basename "$jar")" \
+    || { rm -f "$home"/broker/target/*.jar; cp "$jar" "$home/broker/target/"; }
+}
+
+same_files() { # same_files DIR FILES...: DIR holds exactly FILES' names with the same bytes
+  [ "$(ls "$1" | sort)" = "$(shift; for f in "$@"; do basename "$f"; done | sort)" ] || return 1
+  local d="$1" f; shift
+  for f in "$@"; do cmp -s "$f" "$d/$(basename "$f")" || return 1; done
+}
+
+# ports_free PORT...: status 1, naming it on stderr, when something listens on one of them on 127.0.0.1.
+ports_free() {
+  local p
+  for p in "$@"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "port 127.0.0.1:$p is in use" >&2; return 1; fi
+  done
+}
+
+# stop_pid PID [GRACE_S]: SIGTERM, then SIGKILL after GRACE_S (60); nothing when PID is empty or gone.
+# Status 1 when it took SIGKILL.
+stop_pid() {
+  local pid="$1" i
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid"
+  for i in $(seq 1 $((${2:-60} * 10))); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+    sleep 0.1
+  done
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  return 1
+}
+
+# kafka_prepare DIR PORT CONTROLLER_PORT: DIR/server.properties of a single KRaft node (broker and
+# controller in one process, on 127.0.0.1, data in DIR/data), as the stock config but for the
+# replication factors of one broker; DIR/data formatted unless it is already (output to DIR/format.log).
+kafka_prepare() {
+  local dir="$1" cid
+  mkdir -p "$dir"
+  cat >"$dir/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$3
+listeners=PLAINTEXT://127.0.0.1:$2,CONTROLLER://127.0.0.1:$3
+advertised.listeners=PLAINTEXT://127.0.0.1:$2
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$dir/data
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+PROPS
+  [ -f "$dir/data/meta.properties" ] && return 0
+  cid="$(tool kafka.tools.StorageTool random-uuid 2>/dev/null)" || return 1
+  tool kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/format.log" 2>&1
+}
+
+# kafka_server DIR: becomes (exec) the Kafka broker kafka_prepare set up in DIR, with the stock JVM
+# settings; its log goes to DIR/server.log.
+kafka_server() {
+  # shellcheck disable=SC2086
+  exec java $KAFKA_HEAP $KAFKA_JVM -Dlog4j2.configurationFile="$COMPARE_DIR/log4j2-kafka-server.xml" \
+    -Dkafka.logs.dir="$1" -cp "$LIBS/*" kafka.Kafka "$1/server.properties"
+}
+
+# spool_server HOME PORT DATA [--override KEY=VALUE...]: becomes (exec) the Spool broker of HOME
+# (bin/spool), on 127.0.0.1:PORT with its data in DATA.
+spool_server() {
+  exec "$1/bin/spool" server --override "listeners=PLAINTEXT://127.0.0.1:$2" --override "log.dirs=$3" "${@:4}"
+}
+
+# cds_mapped PID: 1 if the JVM PID maps bin/spool's class-data archive, else 0 (see bin/spool).
+cds_mapped() { tr '\0' ' ' <"/proc/$1/cmdline" | grep -c SharedArchiveFile || true; }
+
+# launch_served DIR BOOTSTRAP TIMEOUT_S CMD...: starts CMD, which must become the broker (exec), in the
+# background (output appended to DIR/broker.out) and times it with StartupProbe (on PROBE): a warmed-up
+# probe that sends Metadata from the launch on. The launch waits LAUNCH_SETTLE_S (3) after the probe's
+# JVM start, so that the broker starts on a settled machine. Sets LAUNCHED_PID and SERVED_S (launch to
+# first served request, s); status 1 when nothing is served within TIMEOUT_S (DIR/probe.log says why).
+launch_served() {
+  local dir="$1" bootstrap="$2" timeout_s="$3" fifo="$1/probe.fifo" probe_pid fd t0 t1
+  shift 3
+  rm -f "$fifo" && mkfifo "$fifo"
+  tool StartupProbe "$bootstrap" "$timeout_s" <"$fifo" >"$dir/probe.log" 2>&1 &
+  probe_pid=$!
+  exec {fd}>"$fifo"
+  for _ in $(seq 1 600); do
+    grep -q '^WARM' "$dir/probe.log" || ! kill -0 "$probe_pid" 2>/dev/null && break
+    sleep 0.1
+  done
+  if ! grep -q '^WARM' "$dir/probe.log"; then exec {fd}>&-; rm -f "$fifo"; return 1; fi
+  sleep "${LAUNCH_SETTLE_S:-3}"
+  t0="$(date +%s%3N)"
+  "$@" >>"$dir/broker.out" 2>&1 </dev/null &
+  LAUNCHED_PID=$!
+  echo go >&"$fd"; exec {fd}>&-
+  rm -f "$fifo"
+  wait "$probe_pid" || return 1
+  t1="$(awk '/^SERVED/{print $2}' "$dir/probe.log")"
+  SERVED_S="$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b - a) / 1000}')"
+}
+
 # parse_producer PREFIX LOG: the summary line ProducerPerformance prints for the whole run, e.g.
 #   200000 records sent, 19998.0 records/sec (1.91 MB/sec), 3.10 ms avg latency, 250.00 ms max
 #   latency, 2 ms 50th, 5 ms 95th, 31 ms 99th, 120 ms 99.9th.
@@ -88,8 +234,9 @@ pid_cpu_ticks() {
 # machine_busy_ticks: user+nice+system+irq+softirq ticks of the whole machine.
 machine_busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
 
-# rss_kb PID: resident set size in kB.
-rss_kb() { awk '/^VmRSS:/{print $2}' "/proc/$1/status" 2>/dev/null || echo NA; }
+# proc_kb PID FIELD: a kB figure of /proc/PID/status (VmRSS: resident set size, VmHWM: its peak), NA if gone.
+proc_kb() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status" 2>/dev/null || echo NA; }
+rss_kb() { proc_kb "$1" VmRSS; }
 
 # kv FILE KEY: the value of KEY in FILE (empty when absent).
 kv() { awk -F'\t' -v k="$2" '$1 == k {v = $2} END {print v}' "$1"; }
@@ -102,56 +249,18 @@ print_trials() {
   done
 }
 
-# print_table KAFKA_TSV SPOOL_TSV: one row per figure, both brokers, ratio Spool/Kafka, target.
-# A row: key, label, unit, "hi" (higher is better) or "lo", target ratio ("" = none).
+# print_table KAFKA_TSV SPOOL_TSV ROWS: one row per figure, both brokers, ratio Spool/Kafka, target.
+# A line of the file ROWS: key|label|unit|better|target, where better is "hi" (higher is better) or
+# "lo", and target a ratio ("" = none).
 print_table() {
-  awk -F'\t' -v kafka="$1" -v spool="$2" '
+  awk -F'\t' -v kafka="$1" -v spool="$2" -v rows="$3" '
     BEGIN {
       while ((getline l < kafka) > 0) { split(l, a, "\t"); K[a[1]] = a[2] }
       while ((getline l < spool) > 0) { split(l, a, "\t"); S[a[1]] = a[2] }
       n = 0
-      row("startup_s", "start-up to first served request", "s", "lo", 0.1)
-      row("rss_idle_mb", "resident memory, idle", "MB", "lo", 0.25)
-      row("rss_after_mb", "resident memory, after the run", "MB", "lo", "")
-      row("a_rps", "a) 100 B acks=1 unthrottled", "rec/s", "hi", 1.3)
-      row("a_mbs", "a) 100 B acks=1 unthrottled", "MB/s", "hi", 1.3)
-      row("a_cpu_s", "a) broker CPU", "s", "lo", 0.5)
-      row("a_kernel_cpu_s", "a) broker CPU, of it in the kernel", "s", "lo", "")
-      row("b_rps", "b) 1000 B acks=all unthrottled", "rec/s", "hi", 1.3)
-      row("b_mbs", "b) 1000 B acks=all unthrottled", "MB/s", "hi", 1.3)
-      row("b_cpu_s", "b) broker CPU", "s", "lo", 0.5)
-      row("b_kernel_cpu_s", "b) broker CPU, of it in the kernel", "s", "lo", "")
-      row("c_rps", "c) 100 B acks=all at fixed rate", "rec/s", "", "")
-      row("c_avg_ms", "c) latency avg", "ms", "lo", "")
-      row("c_p50_ms", "c) latency p50", "ms", "lo", "")
-      row("c_p99_ms", "c) latency p99", "ms", "lo", 0.5)
-      row("c_p999_ms", "c) latency p99.9", "ms", "lo", "")
-      row("c_steady_p99_ms", "c) p99 after the first 10% (warm-up)", "ms", "lo", "")
-      row("c_steady_p999_ms", "c) p99.9 after the first 10% (warm-up)", "ms", "lo", "")
-      row("c_cpu_s", "c) broker CPU", "s", "lo", 0.5)
-      row("c_kernel_cpu_s", "c) broker CPU, of it in the kernel", "s", "lo", "")
-      row("c_queue_ms", "c) client: record waits in batch, avg", "ms", "lo", "")
-      row("c_request_ms", "c) client: Produce round trip, avg", "ms", "lo", "")
-      row("c_metadata_wait_ms", "c) client: first send waits for metadata", "ms", "lo", "")
-      row("c0_p50_ms", "c0) as c, linger.ms=0: latency p50", "ms", "lo", "")
-      row("c0_p99_ms", "c0) as c, linger.ms=0: latency p99", "ms", "lo", "")
-      row("c0_p999_ms", "c0) as c, linger.ms=0: latency p99.9", "ms", "lo", "")
-      row("c0_steady_p99_ms", "c0) p99 after the first 10% (warm-up)", "ms", "lo", "")
-      row("c0_request_ms", "c0) client: Produce round trip, avg", "ms", "lo", "")
-      row("c0_cpu_s", "c0) broker CPU", "s", "lo", "")
-      row("d_rps", "d) consumer, everything back", "rec/s", "hi", 1.3)
-      row("d_mbs", "d) consumer, everything back", "MB/s", "hi", 1.3)
-      row("d_fetch_mbs", "d) consumer, without group join", "MB/s", "hi", "")
-      row("d_fetch_latency_ms", "d) client: Fetch round trip, avg", "ms", "lo", "")
-      row("d_io_wait_ratio", "d) client: time waiting on network", "share", "lo", "")
-      row("d_cpu_s", "d) broker CPU", "s", "lo", 0.5)
-      row("d_kernel_cpu_s", "d) broker CPU, of it in the kernel", "s", "lo", "")
-      row("e_producer_rps", "e) fan-out: producer", "rec/s", "hi", "")
-      row("e_consumer_min_rps", "e) fan-out: slowest of 4 groups", "rec/s", "hi", "")
-      row("e_delivered_rps", "e) fan-out: records delivered", "rec/s", "hi", "")
-      row("e_cpu_s", "e) broker CPU", "s", "lo", 0.5)
-      row("e_kernel_cpu_s", "e) broker CPU, of it in the kernel", "s", "lo", "")
-      row("cpu_s_per_gb", "broker CPU per GB produced+consumed", "s/GB", "lo", 0.5)
+      while ((getline l < rows) > 0) {
+        split(l, a, "|"); n++; key[n] = a[1]; label[n] = a[2]; unit[n] = a[3]; better[n] = a[4]; target[n] = a[5]
+      }
       printf "%-40s %-6s %12s %12s %8s  %s\n", "figure", "unit", "Kafka 4.4.0", "Spool", "S/K", "target"
       for (i = 1; i <= n; i++) {
         k = key[i]; kv = K[k]; sv = S[k]; r = "NA"; verdict = ""
@@ -165,7 +274,6 @@ print_table() {
         printf "%-40s %-6s %12s %12s %8s  %s\n", label[i], unit[i], fmt(kv), fmt(sv), r, verdict
       }
     }
-    function row(k, l, u, b, t) { n++; key[n] = k; label[n] = l; unit[n] = u; better[n] = b; target[n] = t }
     function fmt(v) {
       if (v !~ /^[0-9.]+$/) return (v == "" ? "NA" : v)
       if (v + 0 >= 1000) return sprintf("%.0f", v)

@@ -60,11 +60,15 @@ if parse_consumer x "$TMP/empty.log" >/dev/null; then fail "a log without figure
 
 printf 'c_p99_ms\t100\nd_rps\t1000\nstartup_s\t5\n' >"$TMP/k.tsv"
 printf 'c_p99_ms\t40\nd_rps\t1200\n' >"$TMP/s.tsv"
-print_table "$TMP/k.tsv" "$TMP/s.tsv" >"$TMP/table.txt"
+printf '%s\n' 'startup_s|start-up to first served request|s|lo|0.1' 'rss_after_mb|resident memory|MB|lo|' \
+  'c_p99_ms|c) latency p99|ms|lo|0.5' 'd_rps|d) consumer, everything back|rec/s|hi|1.3' >"$TMP/rows"
+print_table "$TMP/k.tsv" "$TMP/s.tsv" "$TMP/rows" >"$TMP/table.txt"
 grep -Eq '^c\) latency p99 +ms +100\.0 +40\.0 +0\.40  <= 0\.5 met$' "$TMP/table.txt" || fail "p99 row: $(grep p99 "$TMP/table.txt")"
 grep -Eq '^d\) consumer, everything back +rec/s +1000 +1200 +1\.20  >= 1\.3 MISSED$' "$TMP/table.txt" \
   || fail "consumer row: $(grep 'rec/s' "$TMP/table.txt" | head -3)"
 grep -Eq '^start-up to first served request +s +5\.00 +NA +NA  <= 0\.1$' "$TMP/table.txt" || fail "missing figure row"
+grep -Eq '^resident memory +MB +NA +NA +NA  $' "$TMP/table.txt" || fail "row without target: $(grep resident "$TMP/table.txt")"
+[ "$(wc -l <"$TMP/table.txt")" = 5 ] || fail "table: a header and the 4 rows expected, got $(cat "$TMP/table.txt")"
 printf 'c_p99_ms\t19\nstartup_s\t2.4\n' >"$TMP/t1.tsv"
 printf 'c_p99_ms\t17\nstartup_s\t2.2\nd_rps\t900\n' >"$TMP/t2.tsv"
 printf 'c_p99_ms\t48\nstartup_s\t2.6\nd_rps\t1000\n' >"$TMP/t3.tsv"
