@@ -79,6 +79,9 @@ public final class MetadataImage {
         TreeMap<String, TopicImage> byName = new TreeMap<>(topicsByName);
         HashMap<Uuid, TopicImage> byId = new HashMap<>(topicsById);
         HashMap<ConfigResource, Map<String, String>> newConfigs = new HashMap<>(configs);
+        // The partitions of the topics these records touch, changed in place and made immutable once at the end:
+        // a topic created with N partitions is N records, and copying its partitions per record cost O(N^2).
+        HashMap<Uuid, TreeMap<Integer, PartitionImage>> changedPartitions = new HashMap<>();
         long producerId = nextProducerId;
         for (VersionedRecord record : records) {
             switch (record.type()) {
@@ -87,12 +90,16 @@ public final class MetadataImage {
                     TopicImage image = new TopicImage(topic.name(), topic.topicId(), new TreeMap<>());
                     byName.put(topic.name(), image);
                     byId.put(topic.topicId(), image);
+                    changedPartitions.remove(topic.topicId());
                 }
-                case PARTITION_RECORD -> putTopic(byName, byId, applyPartition(byId, (PartitionRecordData) record.data()));
-                case PARTITION_CHANGE_RECORD ->
-                        putTopic(byName, byId, applyPartitionChange(byId, (PartitionChangeRecordData) record.data()));
+                case PARTITION_RECORD -> applyPartition(partitionsOf(byId, changedPartitions,
+                        ((PartitionRecordData) record.data()).topicId()), (PartitionRecordData) record.data());
+                case PARTITION_CHANGE_RECORD -> applyPartitionChange(partitionsOf(byId, changedPartitions,
+                        ((PartitionChangeRecordData) record.data()).topicId()), (PartitionChangeRecordData) record.data());
                 case REMOVE_TOPIC_RECORD -> {
-                    TopicImage removed = byId.remove(((RemoveTopicRecordData) record.data()).topicId());
+                    Uuid topicId = ((RemoveTopicRecordData) record.data()).topicId();
+                    changedPartitions.remove(topicId);
+                    TopicImage removed = byId.remove(topicId);
                     if (removed != null) {
                         byName.remove(removed.name());
                         newConfigs.remove(ConfigResource.topic(removed.name()));
@@ -106,35 +113,46 @@ public final class MetadataImage {
                 }
             }
         }
+        changedPartitions.forEach((topicId, partitions) -> {
+            TopicImage topic = byId.get(topicId);
+            TopicImage updated = new TopicImage(topic.name(), topicId, partitions);
+            byName.put(updated.name(), updated);
+            byId.put(topicId, updated);
+        });
         return new MetadataImage(byName, byId, newConfigs, producerId, lastOffset);
     }
 
-    private static void putTopic(Map<String, TopicImage> byName, Map<Uuid, TopicImage> byId, TopicImage topic) {
-        if (topic != null) {
-            byName.put(topic.name(), topic);
-            byId.put(topic.id(), topic);
+    /** The working copy of a topic's partitions, made on its first change in this batch. */
+    private static TreeMap<Integer, PartitionImage> partitionsOf(Map<Uuid, TopicImage> byId,
+                                                                 Map<Uuid, TreeMap<Integer, PartitionImage>> changed,
+                                                                 Uuid topicId) {
+        TreeMap<Integer, PartitionImage> partitions = changed.get(topicId);
+        if (partitions == null) {
+            TopicImage topic = byId.get(topicId);
+            if (topic == null) {
+                throw new IllegalStateException("Partition record for unknown topic id " + topicId);
+            }
+            partitions = new TreeMap<>(topic.partitions());
+            changed.put(topicId, partitions);
         }
+        return partitions;
     }
 
-    private static TopicImage applyPartition(Map<Uuid, TopicImage> byId, PartitionRecordData record) {
-        TopicImage topic = byId.get(record.topicId());
-        if (topic == null) {
-            throw new IllegalStateException("PartitionRecord for unknown topic id " + record.topicId());
-        }
-        return topic.withPartition(new PartitionImage(record.partitionId(), record.replicas(), record.isr(),
+    private static void applyPartition(TreeMap<Integer, PartitionImage> partitions, PartitionRecordData record) {
+        partitions.put(record.partitionId(), new PartitionImage(record.partitionId(), record.replicas(), record.isr(),
                 record.leader(), record.leaderEpoch(), record.partitionEpoch()));
     }
 
-    private static TopicImage applyPartitionChange(Map<Uuid, TopicImage> byId, PartitionChangeRecordData change) {
-        TopicImage topic = byId.get(change.topicId());
-        PartitionImage current = topic == null ? null : topic.partition(change.partitionId());
+    private static void applyPartitionChange(TreeMap<Integer, PartitionImage> partitions,
+                                             PartitionChangeRecordData change) {
+        PartitionImage current = partitions.get(change.partitionId());
         if (current == null) {
             throw new IllegalStateException("PartitionChangeRecord for unknown partition " + change.topicId() + "-"
                     + change.partitionId());
         }
         // Leader -2 means "unchanged"; a new leader starts a new leader epoch.
         boolean newLeader = change.leader() != -2;
-        return topic.withPartition(new PartitionImage(current.partition(),
+        partitions.put(current.partition(), new PartitionImage(current.partition(),
                 change.replicas() != null ? change.replicas() : current.replicas(),
                 change.isr() != null ? change.isr() : current.isr(),
                 newLeader ? change.leader() : current.leader(),

@@ -12,12 +12,6 @@ public record TopicImage(String name, Uuid id, SortedMap<Integer, PartitionImage
         partitions = Collections.unmodifiableSortedMap(new TreeMap<>(partitions));
     }
 
-    public TopicImage withPartition(PartitionImage partition) {
-        TreeMap<Integer, PartitionImage> updated = new TreeMap<>(partitions);
-        updated.put(partition.partition(), partition);
-        return new TopicImage(name, id, updated);
-    }
-
     public PartitionImage partition(int index) {
         return partitions.get(index);
     }
