@@ -57,7 +57,7 @@ class RestartKeepsMetadataIT {
             admin.createTopics(List.of(new NewTopic("kept", 3, (short) 1).configs(Map.of("retention.ms", "123456")),
                     new NewTopic("gone", 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
             admin.createPartitions(Map.of("kept", NewPartitions.increaseTo(5))).all().get(20, TimeUnit.SECONDS);
-            admin.incrementalAlterConfigs(Map.of(KEPT, List.of(set("cleanup.policy", "compact")),
+            admin.incrementalAlterConfigs(Map.of(KEPT, List.of(set("cleanup.policy", "compact,delete")),
                     CLUSTER, List.of(set("log.retention.bytes", "987654321")))).all().get(20, TimeUnit.SECONDS);
             admin.deleteTopics(List.of("gone")).all().get(20, TimeUnit.SECONDS);
             produce(first, 10);
@@ -77,7 +77,7 @@ class RestartKeepsMetadataIT {
             Config configs = admin.describeConfigs(List.of(KEPT)).all().get(20, TimeUnit.SECONDS).get(KEPT);
             assertThat(configs.get("retention.ms").value()).isEqualTo("123456");
             assertThat(configs.get("retention.ms").source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
-            assertThat(configs.get("cleanup.policy").value()).isEqualTo("compact");
+            assertThat(configs.get("cleanup.policy").value()).isEqualTo("compact,delete");
             assertThat(configs.get("retention.bytes").value()).isEqualTo("987654321");
             assertThat(configs.get("retention.bytes").source())
                     .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);

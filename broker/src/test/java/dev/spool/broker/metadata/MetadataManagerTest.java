@@ -106,4 +106,69 @@ class MetadataManagerTest {
             assertThat(after.configs(ConfigResource.topic("dropped"))).isEmpty();
         }
     }
+
+    @Test
+    void aQuorumThatCommitsLaterOnItsOwnThreadIsFollowedInOrder() throws Exception {
+        PartitionLog log = PartitionLog.open(dir.resolve("__cluster_metadata-0"), LogConfig.defaults(), () -> 1_000L,
+                scheduler);
+        LaterCommittingQuorum quorum = new LaterCommittingQuorum(new LocalMetadataQuorum(new MetadataLog(log)));
+        try (MetadataManager manager = new MetadataManager(quorum, () -> 1_000L, Long.MAX_VALUE)) {
+            manager.load();
+            List<String> seenOn = new ArrayList<>();
+            manager.addListener((previous, current) -> seenOn.add(Thread.currentThread().getName()));
+
+            var first = manager.submit(image -> topics.createTopics(image, List.of(topic("a", 2, Map.of())), false));
+            var second = manager.submit(image -> topics.createTopics(image, List.of(topic("b", 3, Map.of())), false));
+            second.get(10, TimeUnit.SECONDS);
+
+            assertThat(first).isDone();
+            assertThat(manager.image().topic("a").partitions()).hasSize(2);
+            assertThat(manager.image().topic("b").partitions()).hasSize(3);
+            assertThat(seenOn).as("the initial image, then each commit on the quorum's thread")
+                    .containsExactly("main", "later-commits", "later-commits");
+        }
+    }
+
+    /** A quorum whose commits happen on its own thread, after the proposal returns, as a Raft quorum's do. */
+    private static final class LaterCommittingQuorum implements MetadataQuorum {
+        private final LocalMetadataQuorum local;
+        private final java.util.concurrent.ExecutorService commits = Executors.newSingleThreadExecutor(
+                runnable -> new Thread(runnable, "later-commits"));
+
+        LaterCommittingQuorum(LocalMetadataQuorum local) {
+            this.local = local;
+        }
+
+        @Override
+        public void setCommitListener(CommitListener listener) {
+            local.setCommitListener(listener);
+        }
+
+        @Override
+        public void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) throws java.io.IOException {
+            local.replay(afterOffset, consumer);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs) {
+            return java.util.concurrent.CompletableFuture.supplyAsync(() -> local.propose(records, nowMs).join(),
+                    commits);
+        }
+
+        @Override
+        public Path snapshotDir() {
+            return local.snapshotDir();
+        }
+
+        @Override
+        public void deleteRecordsBefore(long offset) throws java.io.IOException {
+            local.deleteRecordsBefore(offset);
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            commits.shutdownNow();
+            local.close();
+        }
+    }
 }

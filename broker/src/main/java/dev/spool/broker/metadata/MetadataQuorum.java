@@ -1,0 +1,40 @@
+package dev.spool.broker.metadata;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The replicated log of metadata records that the controller proposes to and the publisher follows. Every
+ * committed batch reaches the {@link CommitListener} once, in offset order; a proposal's future completes with
+ * its last offset after the listener has been told of it. The only implementation today is the local file
+ * ({@link LocalMetadataQuorum}), which commits as it appends; a Raft quorum commits when a majority has the
+ * batch, later and on its own thread. Implementations are thread-safe.
+ */
+public interface MetadataQuorum extends AutoCloseable {
+
+    /** Told of each committed batch of records, with the offset of its last record. */
+    @FunctionalInterface
+    interface CommitListener {
+        void onCommit(List<VersionedRecord> records, long lastOffset);
+    }
+
+    /** Who hears of commits; set once, before the first proposal. */
+    void setCommitListener(CommitListener listener);
+
+    /** The committed batches after {@code afterOffset}, in order (loading, before anything is proposed). */
+    void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) throws IOException;
+
+    /** Proposes one batch; completes with the offset of its last record once it is committed and published. */
+    CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs);
+
+    /** Where snapshots of the image are kept. */
+    Path snapshotDir();
+
+    /** Forgets the records before {@code offset}, which a snapshot covers. */
+    void deleteRecordsBefore(long offset) throws IOException;
+
+    @Override
+    void close() throws IOException;
+}
