@@ -3,9 +3,9 @@ package dev.spool.broker;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
-import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
+import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.TopicsHandler;
@@ -17,6 +17,7 @@ import dev.spool.broker.config.ConfigController;
 import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.config.ConfigException;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.config.ListenerSecurity;
 import dev.spool.broker.fetch.FetchHandler;
 import dev.spool.broker.fetch.FetchSessionCache;
 import dev.spool.broker.fetch.HostedPartitionLookup;
@@ -27,6 +28,8 @@ import dev.spool.broker.group.GroupCoordinator;
 import dev.spool.broker.group.GroupHandler;
 import dev.spool.broker.group.GroupSettings;
 import dev.spool.broker.group.OffsetHandler;
+import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
@@ -42,25 +45,29 @@ import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdManager;
-import dev.spool.log.LogClock;
 import dev.spool.log.DirectoryLock;
+import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogManager;
-import dev.spool.log.cleaner.CleanerConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
+import dev.spool.log.cleaner.CleanerConfig;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,7 +178,8 @@ public final class Broker implements AutoCloseable {
             TopicController topics = new TopicController(config.nodeId(),
                     new TopicDefaults(config.numPartitions(), config.defaultReplicationFactor(), logDefaults),
                     overrides -> invalidTopicConfig(brokerLogConfig, overrides));
-            ClusterView[] view = new ClusterView[1];
+            // Derived from the image's broker registrations: this broker is in it once it has registered below.
+            Supplier<ClusterView> cluster = () -> ClusterView.of(meta.clusterId(), config.nodeId(), metadata.image());
             ApiRegistry registry = new ApiRegistry();
             ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
             ConfigDescriber configDescriber = new ConfigDescriber(configLayers);
@@ -184,11 +192,11 @@ public final class Broker implements AutoCloseable {
                     .register(ApiKey.DELETE_RECORDS, 0, 2, new DeleteRecordsHandler(partitions, scheduler));
             registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions)
                     .register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
-                            new MetadataHandler(() -> view[0], metadata::image, !config.autoCreateTopics() ? null
+                            new MetadataHandler(cluster, metadata::image, !config.autoCreateTopics() ? null
                                     : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false)),
                             partitions))
                     .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
-                            new ClusterHandler(() -> view[0]))
+                            new ClusterHandler(cluster))
                     .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0, new DescribeTopicPartitionsHandler(metadata::image, partitions));
             HostedPartitionLookup hostedPartitions = new HostedPartitionLookup(partitions, metadata::image);
             FetchHandler fetchHandler = new FetchHandler(hostedPartitions, new FetchSessionCache(
@@ -215,7 +223,7 @@ public final class Broker implements AutoCloseable {
             resources.add(0, groupCoordinator);
             metadata.addListener(groupCoordinator);
             registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
-                    new FindCoordinatorHandler(groupCoordinator, () -> view[0]));
+                    new FindCoordinatorHandler(groupCoordinator, metadata::image, cluster));
             new GroupHandler(groupCoordinator).registerIn(registry);
             new OffsetHandler(groupCoordinator, metadata::image).registerIn(registry);
 
@@ -235,12 +243,12 @@ public final class Broker implements AutoCloseable {
             for (Endpoint listener : config.listeners()) {
                 bound.add(network.bind(listener, config.securityProtocolOf(listener)));
             }
-            Endpoint advertised = advertisedEndpoint(config, bound);
-            view[0] = new ClusterView(meta.clusterId(), config.nodeId(),
-                    List.of(new ClusterView.BrokerNode(config.nodeId(), advertised, null)));
-            LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {}", config.nodeId(),
-                    meta.clusterId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), bound, advertised);
-            return new Broker(resources, List.copyOf(bound), view[0]);
+            List<Endpoint> advertised = advertisedEndpoints(config, bound);
+            long brokerEpoch = register(metadata, config, advertised);
+            LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {} (broker epoch {})",
+                    config.nodeId(), meta.clusterId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                    bound, advertised.get(0), brokerEpoch);
+            return new Broker(resources, List.copyOf(bound), cluster.get());
         } catch (IOException | RuntimeException | InterruptedException | Error e) {
             closeAll(resources);
             throw e;
@@ -280,14 +288,37 @@ public final class Broker implements AutoCloseable {
     }
 
     /** The endpoint clients are sent to: the first advertised listener, else the first bound one. */
-    private static Endpoint advertisedEndpoint(BrokerConfig config, List<Endpoint> bound) {
+    /** advertised.listeners, or else the bound listeners (0.0.0.0 is where we listen, never where a client connects). */
+    private static List<Endpoint> advertisedEndpoints(BrokerConfig config, List<Endpoint> bound) {
         List<Endpoint> advertised = config.advertisedListeners();
         if (!advertised.isEmpty()) {
-            return advertised.get(0);
+            return advertised;
         }
-        Endpoint first = bound.get(0);
-        // 0.0.0.0 is where we listen, never where a client can connect.
-        return first.host().isEmpty() || first.host().equals("0.0.0.0") ? first.withHostOfThisMachine() : first;
+        List<Endpoint> reachable = new ArrayList<>(bound.size());
+        for (Endpoint endpoint : bound) {
+            reachable.add(endpoint.host().isEmpty() || endpoint.host().equals("0.0.0.0")
+                    ? endpoint.withHostOfThisMachine() : endpoint);
+        }
+        return reachable;
+    }
+
+    /**
+     * Registers this broker (a RegisterBrokerRecord with a new incarnation and its advertised listeners) and
+     * returns its broker epoch; clients learn of the broker from the image from then on.
+     */
+    private static long register(MetadataManager metadata, BrokerConfig config, List<Endpoint> advertised)
+            throws IOException, InterruptedException {
+        List<BrokerRegistration.Listener> listeners = new ArrayList<>(advertised.size());
+        for (Endpoint endpoint : advertised) {
+            listeners.add(new BrokerRegistration.Listener(endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                    ListenerSecurity.protocolId(config.securityProtocolOf(endpoint))));
+        }
+        try {
+            return metadata.submit(image -> BrokerRegistrations.register(image, config.nodeId(), Uuid.randomUuid(),
+                    listeners)).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("Cannot register broker " + config.nodeId() + " in the metadata", e);
+        }
     }
 
     public List<Endpoint> boundEndpoints() {

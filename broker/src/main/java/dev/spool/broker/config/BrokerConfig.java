@@ -412,7 +412,7 @@ public final class BrokerConfig {
         return get(SOCKET_REQUEST_MAX_BYTES);
     }
 
-    /** The security protocol of one of the {@code listeners} ({@code listener.security.protocol.map}). */
+    /** The security protocol of a listener or advertised listener, by its name ({@code listener.security.protocol.map}). */
     public String securityProtocolOf(Endpoint listener) {
         String protocol = ListenerSecurity.parse(get(LISTENER_SECURITY_PROTOCOL_MAP)).protocolOf(listener.listenerName());
         if (protocol == null) {

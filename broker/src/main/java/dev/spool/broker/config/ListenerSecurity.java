@@ -75,6 +75,17 @@ public final class ListenerSecurity {
         }
     }
 
+    /** Kafka's id of a security protocol (as RegisterBrokerRecord carries it): PLAINTEXT 0, SSL 1, SASL_PLAINTEXT 2, SASL_SSL 3. */
+    public static short protocolId(String protocol) {
+        return switch (protocol) {
+            case "PLAINTEXT" -> 0;
+            case "SSL" -> 1;
+            case "SASL_PLAINTEXT" -> 2;
+            case "SASL_SSL" -> 3;
+            default -> throw new IllegalArgumentException("Unknown security protocol " + protocol);
+        };
+    }
+
     /** The protocol of a listener name (case-insensitive, as Kafka's listener names), or null when unmapped. */
     String protocolOf(String listenerName) {
         return protocolByListener.get(listenerName.toUpperCase(Locale.ROOT));

@@ -4,6 +4,9 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.api.UnsupportedTransactions;
 import dev.spool.broker.cluster.ClusterView;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
 import dev.spool.protocol.message.FindCoordinatorResponseData;
@@ -15,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, this broker, once
- * {@code __consumer_offsets} exists (the first request creates it). Transaction coordinators do not exist
+ * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, the leader of its
+ * {@code __consumer_offsets} partition as the cluster view knows it, once the topic exists (the first request
+ * creates it); COORDINATOR_NOT_AVAILABLE while that leader is not a live broker. Transaction coordinators do not exist
  * yet: a transactional id gets {@link UnsupportedTransactions#ERROR} and its message, a fatal answer, so
  * that a transactional producer fails at once instead of retrying. Thread-safe.
  */
@@ -27,10 +31,13 @@ public final class FindCoordinatorHandler implements ApiHandler {
     private static final short FIRST_BATCHED_VERSION = 4;
 
     private final GroupCoordinator coordinator;
+    private final Supplier<MetadataImage> metadata;
     private final Supplier<ClusterView> cluster;
 
-    public FindCoordinatorHandler(GroupCoordinator coordinator, Supplier<ClusterView> cluster) {
+    public FindCoordinatorHandler(GroupCoordinator coordinator, Supplier<MetadataImage> metadata,
+                                  Supplier<ClusterView> cluster) {
         this.coordinator = coordinator;
+        this.metadata = metadata;
         this.cluster = cluster;
     }
 
@@ -64,15 +71,24 @@ public final class FindCoordinatorHandler implements ApiHandler {
     }
 
     private Coordinator coordinator(byte keyType, String key, Errors error) {
-        Coordinator coordinator = new Coordinator().setKey(key);
+        Coordinator answer = new Coordinator().setKey(key);
         if (error != Errors.NONE) {
-            return coordinator.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
+            return answer.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
                     .setErrorMessage(errorMessage(keyType, key, error));
         }
-        ClusterView view = cluster.get();
-        ClusterView.BrokerNode self = view.brokers().get(0);
-        return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(self.nodeId())
-                .setHost(self.endpoint().host()).setPort(self.endpoint().port());
+        ClusterView.BrokerNode leader = leaderOf(coordinator.partitionFor(key));
+        if (leader == null) {
+            return coordinator(keyType, key, Errors.COORDINATOR_NOT_AVAILABLE);
+        }
+        return answer.setErrorCode(Errors.NONE.code()).setNodeId(leader.nodeId())
+                .setHost(leader.endpoint().host()).setPort(leader.endpoint().port());
+    }
+
+    /** The live broker leading this {@code __consumer_offsets} partition, or null. */
+    private ClusterView.BrokerNode leaderOf(int partition) {
+        TopicImage topic = metadata.get().topic(GroupCoordinator.TOPIC);
+        PartitionImage image = topic == null ? null : topic.partition(partition);
+        return image == null ? null : cluster.get().broker(image.leader());
     }
 
     private static String errorMessage(byte keyType, String key, Errors error) {

@@ -1,11 +1,15 @@
 package dev.spool.broker.metadata;
 
 import dev.spool.protocol.metadata.ConfigRecordData;
+import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
+import dev.spool.protocol.metadata.RegisterBrokerRecordData;
 import dev.spool.protocol.metadata.RemoveTopicRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
+import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
+import dev.spool.protocol.metadata.UnregisterBrokerRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.Collection;
 import java.util.Collections;
@@ -16,27 +20,36 @@ import java.util.TreeMap;
 
 /**
  * The cluster as the metadata log says it is after applying every record up to {@link #offset()}:
- * topics by name and id, config overrides by resource, and the next free producer id. Built only
+ * topics by name and id, config overrides by resource, the registered brokers, and the next free producer id. Built only
  * by applying records (restart = replay). Immutable: readers on any thread share an image while the
  * metadata thread builds the next one.
  */
 public final class MetadataImage {
 
-    public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(), 0L, -1L);
+    public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(),
+            new TreeMap<>(), 0L, -1L);
 
     private final Map<String, TopicImage> topicsByName;
     private final Map<Uuid, TopicImage> topicsById;
     private final Map<ConfigResource, Map<String, String>> configs;
+    private final Map<Integer, BrokerRegistration> brokers;
     private final long nextProducerId;
     private final long offset;
 
     private MetadataImage(Map<String, TopicImage> topicsByName, Map<Uuid, TopicImage> topicsById,
-                          Map<ConfigResource, Map<String, String>> configs, long nextProducerId, long offset) {
+                          Map<ConfigResource, Map<String, String>> configs, Map<Integer, BrokerRegistration> brokers,
+                          long nextProducerId, long offset) {
         this.topicsByName = Collections.unmodifiableMap(topicsByName);
         this.topicsById = Collections.unmodifiableMap(topicsById);
         this.configs = Collections.unmodifiableMap(configs);
+        this.brokers = Collections.unmodifiableMap(brokers);
         this.nextProducerId = nextProducerId;
         this.offset = offset;
+    }
+
+    /** The registered brokers by id, fenced ones included. */
+    public Map<Integer, BrokerRegistration> brokers() {
+        return brokers;
     }
 
     /** The topic of this name, or null. */
@@ -79,6 +92,7 @@ public final class MetadataImage {
         TreeMap<String, TopicImage> byName = new TreeMap<>(topicsByName);
         HashMap<Uuid, TopicImage> byId = new HashMap<>(topicsById);
         HashMap<ConfigResource, Map<String, String>> newConfigs = new HashMap<>(configs);
+        TreeMap<Integer, BrokerRegistration> newBrokers = new TreeMap<>(brokers);
         // The partitions of the topics these records touch, changed in place and made immutable once at the end:
         // a topic created with N partitions is N records, and copying its partitions per record cost O(N^2).
         HashMap<Uuid, TreeMap<Integer, PartitionImage>> changedPartitions = new HashMap<>();
@@ -106,6 +120,15 @@ public final class MetadataImage {
                     }
                 }
                 case CONFIG_RECORD -> applyConfig(newConfigs, (ConfigRecordData) record.data());
+                case REGISTER_BROKER_RECORD -> {
+                    BrokerRegistration registration = registration((RegisterBrokerRecordData) record.data());
+                    newBrokers.put(registration.brokerId(), registration);
+                }
+                case UNREGISTER_BROKER_RECORD -> newBrokers.remove(((UnregisterBrokerRecordData) record.data()).brokerId());
+                case FENCE_BROKER_RECORD -> newBrokers.computeIfPresent(((FenceBrokerRecordData) record.data()).id(),
+                        (id, broker) -> broker.withFenced(true));
+                case UNFENCE_BROKER_RECORD -> newBrokers.computeIfPresent(((UnfenceBrokerRecordData) record.data()).id(),
+                        (id, broker) -> broker.withFenced(false));
                 case PRODUCER_IDS_RECORD -> producerId = Math.max(producerId,
                         ((ProducerIdsRecordData) record.data()).nextProducerId());
                 default -> {
@@ -119,7 +142,17 @@ public final class MetadataImage {
             byName.put(updated.name(), updated);
             byId.put(topicId, updated);
         });
-        return new MetadataImage(byName, byId, newConfigs, producerId, lastOffset);
+        return new MetadataImage(byName, byId, newConfigs, newBrokers, producerId, lastOffset);
+    }
+
+    private static BrokerRegistration registration(RegisterBrokerRecordData record) {
+        List<BrokerRegistration.Listener> listeners = new java.util.ArrayList<>();
+        for (RegisterBrokerRecordData.BrokerEndpoint endpoint : record.endPoints()) {
+            listeners.add(new BrokerRegistration.Listener(endpoint.name(), endpoint.host(), endpoint.port(),
+                    endpoint.securityProtocol()));
+        }
+        return new BrokerRegistration(record.brokerId(), record.brokerEpoch(), record.incarnationId(), listeners,
+                record.rack(), record.fenced());
     }
 
     /** The working copy of a topic's partitions, made on its first change in this batch. */

@@ -66,6 +66,9 @@ public final class MetadataSnapshot {
                         .setValue(config.getValue())));
             }
         }
+        for (BrokerRegistration broker : image.brokers().values()) {
+            records.add(BrokerRegistrations.recordOf(broker));
+        }
         if (image.nextProducerId() > 0) {
             records.add(VersionedRecord.of(MetadataRecordType.PRODUCER_IDS_RECORD,
                     new ProducerIdsRecordData().setNextProducerId(image.nextProducerId())));

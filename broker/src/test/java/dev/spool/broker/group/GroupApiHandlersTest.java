@@ -87,7 +87,7 @@ class GroupApiHandlersTest {
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
-                new FindCoordinatorHandler(coordinator, () -> view));
+                new FindCoordinatorHandler(coordinator, metadata::image, () -> view));
         new GroupHandler(coordinator).registerIn(registry);
         new OffsetHandler(coordinator, metadata::image).registerIn(registry);
     }
@@ -142,6 +142,20 @@ class GroupApiHandlersTest {
         assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partitions()).hasSize(OFFSETS_PARTITIONS);
         assertThat(metadata.image().configs(ConfigResource.topic(GroupCoordinator.TOPIC)))
                 .containsEntry("cleanup.policy", "compact");
+    }
+
+    @Test
+    void aGroupWhosePartitionLeaderIsNotALiveBrokerHasNoCoordinatorYet() throws Exception {
+        call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
+        FindCoordinatorHandler noBrokers = new FindCoordinatorHandler(coordinator, metadata::image,
+                () -> new ClusterView("cluster", 1, List.of()));
+
+        FindCoordinatorResponseData response = (FindCoordinatorResponseData) noBrokers.handle(
+                context(ApiKey.FIND_COORDINATOR, 3), new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0))
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(response.errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        assertThat(response.nodeId()).isEqualTo(-1);
     }
 
     private void createTopic(String name, int partitionCount) throws Exception {

@@ -2,11 +2,14 @@ package dev.spool.broker.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.RemoveTopicRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
+import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
+import dev.spool.protocol.metadata.UnregisterBrokerRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,5 +68,32 @@ class MetadataImageTest {
         return new VersionedRecord(MetadataRecordType.PARTITION_RECORD, (short) 0, new PartitionRecordData()
                 .setTopicId(topicId).setPartitionId(index).setReplicas(List.of(1)).setIsr(List.of(1)).setLeader(1)
                 .setLeaderEpoch(0).setPartitionEpoch(0));
+    }
+
+    @Test
+    void brokersRegisterAreFencedAndUnfencedAndSurviveASnapshot() {
+        Uuid incarnation = new Uuid(9L, 9L);
+        BrokerRegistration.Listener plaintext = new BrokerRegistration.Listener("PLAINTEXT", "host-1", 9092, (short) 0);
+        MetadataChange<Long> registration = BrokerRegistrations.register(MetadataImage.EMPTY, 1, incarnation,
+                List.of(plaintext));
+        MetadataImage registered = MetadataImage.EMPTY.apply(registration.records(), 0);
+
+        assertThat(registration.result()).as("the broker epoch is the record's offset").isZero();
+        assertThat(registered.brokers()).containsOnlyKeys(1);
+        assertThat(registered.brokers().get(1)).isEqualTo(new BrokerRegistration(1, 0, incarnation,
+                List.of(plaintext), null, false));
+
+        MetadataImage fenced = registered.apply(List.of(new VersionedRecord(MetadataRecordType.FENCE_BROKER_RECORD,
+                (short) 0, new FenceBrokerRecordData().setId(1).setEpoch(0))), 1);
+        assertThat(fenced.brokers().get(1).fenced()).isTrue();
+        MetadataImage rebuilt = MetadataImage.EMPTY.apply(MetadataSnapshot.recordsOf(fenced), 1);
+        assertThat(rebuilt.brokers()).as("a snapshot keeps the registration").isEqualTo(fenced.brokers());
+
+        MetadataImage unfenced = fenced.apply(List.of(new VersionedRecord(MetadataRecordType.UNFENCE_BROKER_RECORD,
+                (short) 0, new UnfenceBrokerRecordData().setId(1).setEpoch(0))), 2);
+        assertThat(unfenced.brokers().get(1).fenced()).isFalse();
+        MetadataImage gone = unfenced.apply(List.of(new VersionedRecord(MetadataRecordType.UNREGISTER_BROKER_RECORD,
+                (short) 0, new UnregisterBrokerRecordData().setBrokerId(1).setBrokerEpoch(0))), 3);
+        assertThat(gone.brokers()).isEmpty();
     }
 }
