@@ -175,7 +175,7 @@ public final class Broker implements AutoCloseable {
             resources.add(0, partitions);
             metadata.addListener(partitions);
 
-            TopicController topics = new TopicController(config.nodeId(),
+            TopicController topics = new TopicController(
                     new TopicDefaults(config.numPartitions(), config.defaultReplicationFactor(), logDefaults),
                     overrides -> invalidTopicConfig(brokerLogConfig, overrides));
             // Derived from the image's broker registrations: this broker is in it once it has registered below.

@@ -1,6 +1,7 @@
 package dev.spool.broker.metadata;
 
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsAssignment;
 import dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsTopic;
 import dev.spool.protocol.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableReplicaAssignment;
@@ -31,15 +32,13 @@ import java.util.function.Function;
  */
 public final class TopicController {
 
-    private final int nodeId;
     private final TopicDefaults defaults;
     private final Function<Map<String, String>, String> configValidator;
 
     /**
      * @param configValidator checks a topic's config overrides: the reason they are invalid, or null
      */
-    public TopicController(int nodeId, TopicDefaults defaults, Function<Map<String, String>, String> configValidator) {
-        this.nodeId = nodeId;
+    public TopicController(TopicDefaults defaults, Function<Map<String, String>, String> configValidator) {
         this.defaults = defaults;
         this.configValidator = configValidator;
     }
@@ -51,6 +50,7 @@ public final class TopicController {
         for (TopicImage existing : image.topics()) {
             takenCollisionKeys.put(TopicNames.collisionKey(existing.name()), existing.name());
         }
+        List<Integer> live = ReplicaPlacement.liveBrokers(image);
         List<VersionedRecord> records = new ArrayList<>();
         List<CreatableTopicResult> results = new ArrayList<>();
         for (CreatableTopic topic : topics) {
@@ -69,7 +69,7 @@ public final class TopicController {
                     : topic.assignments().size();
             short replicationFactor = topic.replicationFactor() == -1 ? defaults.replicationFactor()
                     : topic.replicationFactor();
-            String invalid = newTopicProblem(topic, partitions, replicationFactor);
+            String invalid = newTopicProblem(topic, partitions, replicationFactor, live);
             if (invalid != null) {
                 fail(result, invalid.startsWith("partitions:") ? Errors.INVALID_PARTITIONS
                         : invalid.startsWith("config:") ? Errors.INVALID_CONFIG
@@ -86,8 +86,11 @@ public final class TopicController {
             if (!validateOnly) {
                 records.add(VersionedRecord.of(MetadataRecordType.TOPIC_RECORD,
                         new TopicRecordData().setName(topic.name()).setTopicId(id)));
+                List<List<Integer>> replicas = topic.assignments().isEmpty()
+                        ? ReplicaPlacement.place(topic.name(), 0, partitions, replicationFactor, live)
+                        : assignedReplicas(topic.assignments());
                 for (int partition = 0; partition < partitions; partition++) {
-                    records.add(newPartition(id, partition));
+                    records.add(newPartition(id, partition, replicas.get(partition)));
                 }
                 for (Map.Entry<String, String> config : overrides(topic).entrySet()) {
                     records.add(configRecord(topic.name(), config.getKey(), config.getValue()));
@@ -124,15 +127,16 @@ public final class TopicController {
         return true;
     }
 
-    private String newTopicProblem(CreatableTopic topic, int partitions, short replicationFactor) {
+    private String newTopicProblem(CreatableTopic topic, int partitions, short replicationFactor, List<Integer> live) {
         if (!topic.assignments().isEmpty() && (topic.numPartitions() != -1 || topic.replicationFactor() != -1)) {
             return "assignment: Both numPartitions or replicationFactor and replicasAssignments were set. "
                     + "Both cannot be used at the same time.";
         }
         for (CreatableReplicaAssignment assignment : topic.assignments()) {
-            if (!assignment.brokerIds().equals(List.of(nodeId))) {
+            String problem = ReplicaPlacement.whyInvalid(assignment.brokerIds(), live);
+            if (problem != null) {
                 return "assignment: Replica assignment " + assignment.brokerIds() + " of partition "
-                        + assignment.partitionIndex() + " names brokers other than the only live broker " + nodeId;
+                        + assignment.partitionIndex() + " " + problem;
             }
         }
         if (partitions <= 0) {
@@ -141,10 +145,10 @@ public final class TopicController {
         if (replicationFactor <= 0) {
             return "replication: Replication factor must be larger than 0, or -1 to use the default value.";
         }
-        if (replicationFactor > 1) {
+        if (topic.assignments().isEmpty() && replicationFactor > live.size()) {
             return "replication: Unable to replicate the partition " + replicationFactor
                     + " time(s): The target replication factor of " + replicationFactor
-                    + " cannot be reached because only 1 broker(s) are registered.";
+                    + " cannot be reached because only " + live.size() + " broker(s) are registered.";
         }
         String configProblem = configValidator.apply(overrides(topic));
         return configProblem == null ? null : "config: " + configProblem;
@@ -171,13 +175,23 @@ public final class TopicController {
         return duplicates;
     }
 
-    private VersionedRecord newPartition(Uuid topicId, int partition) {
+    /** The replicas of each partition as a request assigned them, by partition index order. */
+    private static List<List<Integer>> assignedReplicas(List<CreatableReplicaAssignment> assignments) {
+        List<List<Integer>> replicas = new ArrayList<>(assignments.size());
+        for (CreatableReplicaAssignment assignment : assignments) {
+            replicas.add(List.copyOf(assignment.brokerIds()));
+        }
+        return replicas;
+    }
+
+    /** A new partition: every replica in sync, the first one leading. */
+    private static VersionedRecord newPartition(Uuid topicId, int partition, List<Integer> replicas) {
         return VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData()
                 .setPartitionId(partition)
                 .setTopicId(topicId)
-                .setReplicas(List.of(nodeId))
-                .setIsr(List.of(nodeId))
-                .setLeader(nodeId)
+                .setReplicas(new ArrayList<>(replicas))
+                .setIsr(new ArrayList<>(replicas))
+                .setLeader(replicas.get(0))
                 .setLeaderEpoch(0)
                 .setPartitionEpoch(0));
     }
@@ -224,6 +238,7 @@ public final class TopicController {
 
     public MetadataChange<List<CreatePartitionsTopicResult>> createPartitions(MetadataImage image,
             List<CreatePartitionsTopic> topics, boolean validateOnly) {
+        List<Integer> live = ReplicaPlacement.liveBrokers(image);
         List<VersionedRecord> records = new ArrayList<>();
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
         for (CreatePartitionsTopic request : topics) {
@@ -246,19 +261,48 @@ public final class TopicController {
                 result.setErrorCode(Errors.INVALID_REPLICA_ASSIGNMENT.code()).setErrorMessage("Attempted to add "
                         + (request.count() - current) + " additional partition(s), but only "
                         + request.assignments().size() + " assignment(s) were specified.");
-            } else if (assigned && request.assignments().stream()
-                    .anyMatch(assignment -> !assignment.brokerIds().equals(List.of(nodeId)))) {
+            } else if (assigned && invalidAssignment(request, live) != null) {
                 result.setErrorCode(Errors.INVALID_REPLICA_ASSIGNMENT.code())
-                        .setErrorMessage("Replica assignments may name only the live broker " + nodeId + ".");
+                        .setErrorMessage(invalidAssignment(request, live));
+            } else if (!assigned && replicationFactorOf(topic) > live.size()) {
+                result.setErrorCode(Errors.INVALID_REPLICATION_FACTOR.code()).setErrorMessage("Unable to replicate the "
+                        + "partition " + replicationFactorOf(topic) + " time(s): only " + live.size()
+                        + " broker(s) are registered.");
             } else {
                 result.setErrorCode(Errors.NONE.code());
                 if (!validateOnly) {
-                    for (int partition = current; partition < request.count(); partition++) {
-                        records.add(newPartition(topic.id(), partition));
+                    int added = request.count() - current;
+                    List<List<Integer>> replicas = assigned ? assignedBrokers(request)
+                            : ReplicaPlacement.place(topic.name(), current, added, replicationFactorOf(topic), live);
+                    for (int i = 0; i < added; i++) {
+                        records.add(newPartition(topic.id(), current + i, replicas.get(i)));
                     }
                 }
             }
         }
         return new MetadataChange<>(records, results);
+    }
+
+    /** A topic's replication factor: the replica count of its first partition. */
+    private static short replicationFactorOf(TopicImage topic) {
+        return (short) topic.partitions().values().iterator().next().replicas().size();
+    }
+
+    private static String invalidAssignment(CreatePartitionsTopic request, List<Integer> live) {
+        for (CreatePartitionsAssignment assignment : request.assignments()) {
+            String problem = ReplicaPlacement.whyInvalid(assignment.brokerIds(), live);
+            if (problem != null) {
+                return "Replica assignment " + assignment.brokerIds() + " " + problem + ".";
+            }
+        }
+        return null;
+    }
+
+    private static List<List<Integer>> assignedBrokers(CreatePartitionsTopic request) {
+        List<List<Integer>> replicas = new ArrayList<>(request.assignments().size());
+        for (CreatePartitionsAssignment assignment : request.assignments()) {
+            replicas.add(List.copyOf(assignment.brokerIds()));
+        }
+        return replicas;
     }
 }

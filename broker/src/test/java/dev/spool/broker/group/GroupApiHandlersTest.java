@@ -3,6 +3,9 @@ package dev.spool.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.api.ApiRegistry;
+import dev.spool.protocol.types.Uuid;
+import dev.spool.broker.metadata.BrokerRegistrations;
+import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
@@ -73,6 +76,9 @@ class GroupApiHandlersTest {
                 System::currentTimeMillis, scheduler);
         metadata = new MetadataManager(new MetadataLog(metadataLog), System::currentTimeMillis, Long.MAX_VALUE);
         metadata.load();
+        metadata.submit(image -> BrokerRegistrations.register(image, 1, new Uuid(1L, 1L),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker.test", 9092, (short) 0))))
+                .get(10, TimeUnit.SECONDS);
         partitions = new PartitionManager(dir.resolve("data"), new BrokerConfigLayers(new BrokerConfig(Map.of()))::topicLogDefaults,
                 System::currentTimeMillis, scheduler);
         metadata.addListener(partitions);
@@ -81,7 +87,7 @@ class GroupApiHandlersTest {
                 defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(), defaults.maxSize(),
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes());
-        topics = new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
+        topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
         coordinator = new GroupCoordinator(settings, metadata, topics, partitions, System::currentTimeMillis);
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,

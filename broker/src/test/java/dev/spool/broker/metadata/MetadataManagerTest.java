@@ -24,7 +24,7 @@ class MetadataManagerTest {
     Path dir;
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final TopicController topics = new TopicController(1, new TopicDefaults(1, (short) 1, Map.of()),
+    private final TopicController topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()),
             overrides -> null);
 
     @AfterEach
@@ -37,11 +37,25 @@ class MetadataManagerTest {
     }
 
     private MetadataManager open(long snapshotIntervalRecords) throws Exception {
+        MetadataManager manager = load(snapshotIntervalRecords);
+        registerBroker(manager);
+        return manager;
+    }
+
+    /** The manager as loaded from the log, before its broker registers again. */
+    private MetadataManager load(long snapshotIntervalRecords) throws Exception {
         PartitionLog log = PartitionLog.open(dir.resolve("__cluster_metadata-0"), LogConfig.defaults(), () -> 1_000L,
                 scheduler);
         MetadataManager manager = new MetadataManager(new MetadataLog(log), () -> 1_000L, snapshotIntervalRecords);
         manager.load();
         return manager;
+    }
+
+    /** Registers broker 1, where topics are placed, as a starting broker does. */
+    static void registerBroker(MetadataManager manager) throws Exception {
+        manager.submit(image -> BrokerRegistrations.register(image, 1, new dev.spool.protocol.types.Uuid(1L, 1L),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "localhost", 9092, (short) 0))))
+                .get(10, TimeUnit.SECONDS);
     }
 
     private static CreatableTopic topic(String name, int partitions, Map<String, String> configs) {
@@ -96,8 +110,9 @@ class MetadataManagerTest {
             before = manager.image();
         }
 
-        try (MetadataManager reopened = open()) {
+        try (MetadataManager reopened = load(Long.MAX_VALUE)) {
             MetadataImage after = reopened.image();
+            assertThat(after.brokers()).isEqualTo(before.brokers());
             assertThat(after.offset()).isEqualTo(before.offset());
             assertThat(after.topics()).extracting(TopicImage::name).containsExactly("kept");
             assertThat(after.topic("kept")).isEqualTo(before.topic("kept"));
@@ -114,6 +129,7 @@ class MetadataManagerTest {
         LaterCommittingQuorum quorum = new LaterCommittingQuorum(new LocalMetadataQuorum(new MetadataLog(log)));
         try (MetadataManager manager = new MetadataManager(quorum, () -> 1_000L, Long.MAX_VALUE)) {
             manager.load();
+            registerBroker(manager);
             List<String> seenOn = new ArrayList<>();
             manager.addListener((previous, current) -> seenOn.add(Thread.currentThread().getName()));
 

@@ -6,6 +6,7 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsTopic;
 import dev.spool.protocol.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableReplicaAssignment;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
 import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
 import dev.spool.protocol.message.DeleteTopicsResponseData.DeletableTopicResult;
@@ -18,7 +19,10 @@ import org.junit.jupiter.api.Test;
 
 class TopicControllerTest {
 
-    private final TopicController controller = new TopicController(1, new TopicDefaults(3, (short) 1, Map.of()),
+    /** A cluster of broker 1, registered. */
+    static final MetadataImage ONE_BROKER = registered(MetadataImage.EMPTY, 1);
+
+    private final TopicController controller = new TopicController(new TopicDefaults(3, (short) 1, Map.of()),
             overrides -> overrides.containsKey("retention.ms") && overrides.get("retention.ms").equals("soon")
                     ? "retention.ms = 'soon' is not a LONG" : null);
 
@@ -33,20 +37,20 @@ class TopicControllerTest {
     }
 
     private MetadataImage withTopic(String name, int partitions) {
-        return applied(MetadataImage.EMPTY,
-                controller.createTopics(MetadataImage.EMPTY, List.of(topic(name, partitions, 1)), false));
+        return applied(ONE_BROKER,
+                controller.createTopics(ONE_BROKER, List.of(topic(name, partitions, 1)), false));
     }
 
     @Test
     void createdTopicHasItsPartitionsLedByThisBroker() {
         MetadataChange<List<CreatableTopicResult>> change =
-                controller.createTopics(MetadataImage.EMPTY, List.of(topic("orders", 4, 1)), false);
+                controller.createTopics(ONE_BROKER, List.of(topic("orders", 4, 1)), false);
 
         CreatableTopicResult result = change.result().get(0);
         assertThat(result.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(result.numPartitions()).isEqualTo(4);
         assertThat(result.topicId()).isNotEqualTo(Uuid.ZERO_UUID);
-        TopicImage created = applied(MetadataImage.EMPTY, change).topic("orders");
+        TopicImage created = applied(ONE_BROKER, change).topic("orders");
         assertThat(created.id()).isEqualTo(result.topicId());
         assertThat(created.partitions()).hasSize(4);
         assertThat(created.partition(3)).satisfies(partition -> {
@@ -58,7 +62,7 @@ class TopicControllerTest {
 
     @Test
     void minusOneTakesTheBrokerDefaults() {
-        CreatableTopicResult result = controller.createTopics(MetadataImage.EMPTY, List.of(topic("t", -1, -1)), false)
+        CreatableTopicResult result = controller.createTopics(ONE_BROKER, List.of(topic("t", -1, -1)), false)
                 .result().get(0);
 
         assertThat(result.numPartitions()).isEqualTo(3);
@@ -68,7 +72,7 @@ class TopicControllerTest {
     @Test
     void validateOnlyWritesNoRecords() {
         MetadataChange<List<CreatableTopicResult>> change =
-                controller.createTopics(MetadataImage.EMPTY, List.of(topic("t", 1, 1)), true);
+                controller.createTopics(ONE_BROKER, List.of(topic("t", 1, 1)), true);
 
         assertThat(change.records()).isEmpty();
         assertThat(change.result().get(0).errorCode()).isEqualTo(Errors.NONE.code());
@@ -104,7 +108,7 @@ class TopicControllerTest {
 
     @Test
     void theMetadataLogsNameIsNoTopicButOtherDoubleUnderscoreNamesAre() {
-        List<CreatableTopicResult> results = controller.createTopics(MetadataImage.EMPTY, List.of(
+        List<CreatableTopicResult> results = controller.createTopics(ONE_BROKER, List.of(
                 topic("__cluster_metadata", 1, 1), topic("__cluster.metadata", 1, 1), topic("__mine", 1, 1)),
                 false).result();
 
@@ -115,12 +119,12 @@ class TopicControllerTest {
 
     @Test
     void duplicateNamesInOneRequestAreInvalid() {
-        MetadataChange<List<CreatableTopicResult>> change = controller.createTopics(MetadataImage.EMPTY,
+        MetadataChange<List<CreatableTopicResult>> change = controller.createTopics(ONE_BROKER,
                 List.of(topic("twice", 1, 1), topic("twice", 1, 1), topic("once", 1, 1)), false);
 
         assertThat(change.result()).extracting(CreatableTopicResult::errorCode)
                 .containsExactly(Errors.INVALID_REQUEST.code(), Errors.INVALID_REQUEST.code(), Errors.NONE.code());
-        assertThat(applied(MetadataImage.EMPTY, change).topics()).extracting(TopicImage::name).containsExactly("once");
+        assertThat(applied(ONE_BROKER, change).topics()).extracting(TopicImage::name).containsExactly("once");
     }
 
     @Test
@@ -128,8 +132,8 @@ class TopicControllerTest {
         CreatableTopic request = topic("compacted", 1, 1).setConfigs(new ArrayList<>(List.of(
                 new CreatableTopicConfig().setName("cleanup.policy").setValue("compact"))));
 
-        MetadataImage image = applied(MetadataImage.EMPTY,
-                controller.createTopics(MetadataImage.EMPTY, List.of(request), false));
+        MetadataImage image = applied(ONE_BROKER,
+                controller.createTopics(ONE_BROKER, List.of(request), false));
 
         assertThat(image.configs(ConfigResource.topic("compacted"))).containsExactly(Map.entry("cleanup.policy", "compact"));
     }
@@ -167,5 +171,48 @@ class TopicControllerTest {
         assertThat(applied(image, change).topic("grow").partitions()).hasSize(5);
         assertThat(shrink.result().get(0).errorCode()).isEqualTo(Errors.INVALID_PARTITIONS.code());
         assertThat(shrink.result().get(0).errorMessage()).contains("higher than the requested 1");
+    }
+
+    @Test
+    void replicasArePlacedOverTheLiveBrokersAndLeadershipSpreads() {
+        MetadataImage three = registered(registered(ONE_BROKER, 2), 3);
+        MetadataImage image = applied(three, controller.createTopics(three, List.of(topic("spread", 6, 3)), false));
+
+        TopicImage spread = image.topic("spread");
+        assertThat(spread.partitions().values()).allSatisfy(partition -> {
+            assertThat(partition.replicas()).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(partition.isr()).isEqualTo(partition.replicas());
+            assertThat(partition.leader()).isEqualTo(partition.replicas().get(0));
+        });
+        assertThat(spread.partitions().values()).extracting(PartitionImage::leader).containsOnly(1, 2, 3)
+                .as("each broker leads two of six").hasSize(6);
+        for (int broker = 1; broker <= 3; broker++) {
+            int id = broker;
+            assertThat(spread.partitions().values()).filteredOn(partition -> partition.leader() == id).hasSize(2);
+        }
+    }
+
+    @Test
+    void aFencedBrokerGetsNoReplicasAndAssignmentsMustNameLiveBrokers() {
+        MetadataImage two = registered(ONE_BROKER, 2);
+        MetadataImage fenced = two.apply(List.of(new VersionedRecord(MetadataRecordType.FENCE_BROKER_RECORD, (short) 0,
+                new dev.spool.protocol.metadata.FenceBrokerRecordData().setId(2).setEpoch(1))), two.offset() + 1);
+
+        List<CreatableTopicResult> results = controller.createTopics(fenced, List.of(topic("two", 1, 2),
+                new CreatableTopic().setName("assigned").setNumPartitions(-1).setReplicationFactor((short) -1)
+                        .setAssignments(List.of(new CreatableReplicaAssignment().setPartitionIndex(0)
+                                .setBrokerIds(List.of(2))))), false).result();
+
+        assertThat(results.get(0).errorCode()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR.code());
+        assertThat(results.get(0).errorMessage()).contains("only 1 broker(s) are registered");
+        assertThat(results.get(1).errorCode()).isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT.code());
+        assertThat(results.get(1).errorMessage()).contains("broker 2, which is not a live broker");
+    }
+
+    /** {@code image} with broker {@code id} registered (one listener, PLAINTEXT). */
+    static MetadataImage registered(MetadataImage image, int id) {
+        MetadataChange<Long> registration = BrokerRegistrations.register(image, id, new Uuid(id, id),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker-" + id, 9092, (short) 0)));
+        return image.apply(registration.records(), registration.result());
     }
 }

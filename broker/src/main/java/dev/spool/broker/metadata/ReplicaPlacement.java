@@ -1,0 +1,62 @@
+package dev.spool.broker.metadata;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where new partitions' replicas go: over the registered, unfenced brokers, round robin, each topic starting at
+ * a broker of its own (from its name) so that leadership spreads, the first replica of each partition leading.
+ * Stateless.
+ */
+final class ReplicaPlacement {
+
+    private ReplicaPlacement() {
+    }
+
+    /** The ids of the brokers that may be given replicas: registered and not fenced, in id order. */
+    static List<Integer> liveBrokers(MetadataImage image) {
+        List<Integer> live = new ArrayList<>();
+        for (BrokerRegistration broker : image.brokers().values()) {
+            if (!broker.fenced()) {
+                live.add(broker.brokerId());
+            }
+        }
+        return live;
+    }
+
+    /**
+     * The replicas of partitions {@code first .. first + count - 1} of a topic, {@code replicationFactor} each
+     * (at most the live brokers' count, which the caller checked).
+     */
+    static List<List<Integer>> place(String topic, int first, int count, int replicationFactor, List<Integer> live) {
+        int start = Math.floorMod(topic.hashCode(), live.size());
+        List<List<Integer>> placed = new ArrayList<>(count);
+        for (int partition = first; partition < first + count; partition++) {
+            List<Integer> replicas = new ArrayList<>(replicationFactor);
+            for (int replica = 0; replica < replicationFactor; replica++) {
+                replicas.add(live.get((start + partition + replica) % live.size()));
+            }
+            placed.add(List.copyOf(replicas));
+        }
+        return placed;
+    }
+
+    /** Why an explicit assignment cannot be used (no replica, a broker twice, one not live), or null. */
+    static String whyInvalid(List<Integer> brokerIds, List<Integer> live) {
+        if (brokerIds.isEmpty()) {
+            return "names no broker";
+        }
+        Set<Integer> seen = new HashSet<>();
+        for (int brokerId : brokerIds) {
+            if (!seen.add(brokerId)) {
+                return "names broker " + brokerId + " twice";
+            }
+            if (!live.contains(brokerId)) {
+                return "names broker " + brokerId + ", which is not a live broker (live: " + live + ")";
+            }
+        }
+        return null;
+    }
+}
