@@ -171,7 +171,7 @@ public final class Broker implements AutoCloseable {
             resources.add(0, metadata);
             metadata.load();
             BrokerConfigLayers configLayers = new BrokerConfigLayers(config);
-            PartitionManager partitions = new PartitionManager(logs, configLayers::topicLogDefaults);
+            PartitionManager partitions = new PartitionManager(config.nodeId(), logs, configLayers::topicLogDefaults);
             resources.add(0, partitions);
             metadata.addListener(partitions);
 

@@ -42,24 +42,26 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     private static final Logger LOG = LoggerFactory.getLogger(PartitionManager.class);
     private static final String PARTITION_METADATA_FILE = "partition.metadata";
 
+    private final int nodeId;
     private final LogManager logs;
     private final boolean ownsLogs;
     private final Function<MetadataImage, Map<String, String>> logConfigDefaults;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
 
     /**
+     * @param nodeId            this broker: it hosts the partitions whose replicas include it
      * @param logs              the log directories' manager, opened by the broker and closed after this
      * @param logConfigDefaults the topic log config defaults in force in an image (server.properties
      *                          under the broker's dynamic settings), by topic config name
      */
-    public PartitionManager(LogManager logs, Function<MetadataImage, Map<String, String>> logConfigDefaults) {
-        this(logs, false, logConfigDefaults);
+    public PartitionManager(int nodeId, LogManager logs, Function<MetadataImage, Map<String, String>> logConfigDefaults) {
+        this(nodeId, logs, false, logConfigDefaults);
     }
 
-    /** Over one log directory with a log manager of its own (closed with this), for tests and tools. */
+    /** Broker 1 over one log directory with a log manager of its own (closed with this), for tests and tools. */
     public PartitionManager(Path logDir, Function<MetadataImage, Map<String, String>> logConfigDefaults, LogClock clock,
                             ScheduledExecutorService scheduler) {
-        this(openLogs(logDir, clock, scheduler), true, logConfigDefaults);
+        this(1, openLogs(logDir, clock, scheduler), true, logConfigDefaults);
     }
 
     private static LogManager openLogs(Path logDir, LogClock clock, ScheduledExecutorService scheduler) {
@@ -71,7 +73,9 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
         }
     }
 
-    private PartitionManager(LogManager logs, boolean ownsLogs, Function<MetadataImage, Map<String, String>> defaults) {
+    private PartitionManager(int nodeId, LogManager logs, boolean ownsLogs,
+                             Function<MetadataImage, Map<String, String>> defaults) {
+        this.nodeId = nodeId;
         this.logs = logs;
         this.ownsLogs = ownsLogs;
         this.logConfigDefaults = defaults;
@@ -126,12 +130,24 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
             }
         }
         // The broker's defaults are resolved once per image: they change only with a broker ConfigRecord.
-        LogConfig brokerDefaults = LogConfig.fromStoredProperties(logConfigDefaults.apply(current));
+        Map<String, String> defaults = logConfigDefaults.apply(current);
+        boolean defaultsChanged = !defaults.equals(logConfigDefaults.apply(previous));
+        LogConfig brokerDefaults = LogConfig.fromStoredProperties(defaults);
         for (TopicImage topic : current.topics()) {
-            LogConfig config = brokerDefaults.withStored(current.configs(ConfigResource.topic(topic.name())));
+            ConfigResource resource = ConfigResource.topic(topic.name());
+            // Images share what did not change: a topic whose image and overrides are the same objects as before
+            // keeps its configs, so a change to one topic does not compare every partition's config.
+            boolean configMayHaveChanged = defaultsChanged || previous.topic(topic.id()) != topic
+                    || previous.configs(resource) != current.configs(resource);
+            LogConfig config = brokerDefaults.withStored(current.configs(resource));
             for (PartitionImage image : topic.partitions().values()) {
                 TopicPartition topicPartition = new TopicPartition(topic.name(), image.partition());
                 Partition partition = partitions.get(topicPartition);
+                if (!image.replicas().contains(nodeId)) {
+                    // Another broker's replica. One hosted here already stays until reassignment (issue 19)
+                    // moves it with its data; it is never deleted for this.
+                    continue;
+                }
                 if (partition == null) {
                     partition = open(topicPartition, topic.id(), config, image.leaderEpoch());
                     if (partition != null) {
@@ -139,7 +155,8 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                     }
                 } else {
                     partition.setLeaderEpoch(image.leaderEpoch());
-                    if (!config.asProperties().equals(partition.log().config().asProperties())) {
+                    if (configMayHaveChanged
+                            && !config.asProperties().equals(partition.log().config().asProperties())) {
                         partition.log().updateConfig(config);
                     }
                 }

@@ -41,6 +41,17 @@ class PartitionManagerConfigTest {
     }
 
     @Test
+    void onlyPartitionsWithAReplicaOnThisBrokerAreHosted() {
+        fixture.createTopic("elsewhere", 2, java.util.List.of(2, 3));
+        fixture.createTopic("shared", 2, java.util.List.of(3, 1));
+
+        assertThat(fixture.partitions().get("elsewhere", 0)).isNull();
+        assertThat(fixture.partitions().get("shared", 1)).isNotNull();
+        assertThat(logDir.resolve("elsewhere-0")).doesNotExist();
+        assertThat(logDir.resolve("shared-0")).isDirectory();
+    }
+
+    @Test
     void topicConfigChangesReachTheLog() {
         fixture.setConfig(ORDERS, "retention.ms", "60000");
         fixture.setConfig(ORDERS, "segment.bytes", "1024");

@@ -55,13 +55,19 @@ public final class PartitionManagerFixture implements AutoCloseable {
         partitions.onImage(previous, image);
     }
 
+    /** A topic whose partitions are all on this broker (1). */
     public void createTopic(String name, int partitionCount) {
+        createTopic(name, partitionCount, List.of(1));
+    }
+
+    /** A topic whose partitions all have these replicas, the first leading. */
+    public void createTopic(String name, int partitionCount, List<Integer> replicas) {
         Uuid id = Uuid.randomUuid();
         List<VersionedRecord> records = new ArrayList<>();
         records.add(VersionedRecord.of(MetadataRecordType.TOPIC_RECORD, new TopicRecordData().setName(name).setTopicId(id)));
         for (int partition = 0; partition < partitionCount; partition++) {
             records.add(VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData().setTopicId(id)
-                    .setPartitionId(partition).setReplicas(List.of(1)).setIsr(List.of(1)).setLeader(1)));
+                    .setPartitionId(partition).setReplicas(replicas).setIsr(replicas).setLeader(replicas.get(0))));
         }
         apply(records.toArray(VersionedRecord[]::new));
     }
