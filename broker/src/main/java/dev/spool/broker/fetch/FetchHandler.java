@@ -2,6 +2,8 @@ package dev.spool.broker.fetch;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.purgatory.ThreadWaitTimer;
+import dev.spool.broker.purgatory.WaitTimer;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.FetchResponseData;
@@ -13,7 +15,6 @@ import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,19 +33,21 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
     private final FetchReader reader;
     private final FetchSessionCache sessions;
     private final LongSupplier clockMs;
-    private final ScheduledThreadPoolExecutor waits;
+    private final WaitTimer waits;
+    private final AutoCloseable ownedTimer;
 
+    /** With a wait thread of its own ({@code spool-fetch-waits}), closed with this. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs) {
+        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"));
+    }
+
+    /** Parked fetches are checked and time out on {@code waits}. */
+    public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits) {
         this.reader = new FetchReader(lookup);
         this.sessions = sessions;
         this.clockMs = clockMs;
-        this.waits = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "spool-fetch-waits");
-            thread.setDaemon(true);
-            return thread;
-        });
-        // Most parked fetches end by an append: their timeouts are cancelled and must not pile up.
-        this.waits.setRemoveOnCancelPolicy(true);
+        this.waits = waits;
+        this.ownedTimer = waits instanceof AutoCloseable closeable ? closeable : () -> { };
     }
 
     @Override
@@ -67,9 +70,10 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
             watches.add(new DelayedFetch.Watch(read.partition(), read.readBound(),
                     Math.max(0, read.state().partitionMaxBytes())));
         }
-        return new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes),
-                result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches,
-                waits).park(request.maxWaitMs());
+        DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes),
+                result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
+        delayed.park(waits, request.maxWaitMs());
+        return delayed.answer();
     }
 
     private static FetchResponseData respond(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {
@@ -127,6 +131,10 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
 
     @Override
     public void close() {
-        waits.shutdownNow();
+        try {
+            ownedTimer.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the fetch wait timer", e);
+        }
     }
 }

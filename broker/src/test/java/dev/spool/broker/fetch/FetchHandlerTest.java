@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.purgatory.ManualWaitTimer;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.FetchRequestData;
@@ -32,6 +33,8 @@ class FetchHandlerTest {
     Path dir;
 
     private TestPartitions partitions;
+    /** Parked fetches are checked and time out only when the test says so: no test sleeps. */
+    private final ManualWaitTimer waits = new ManualWaitTimer();
     private FetchHandler handler;
     private Partition p0;
     private Partition p1;
@@ -42,7 +45,7 @@ class FetchHandlerTest {
         p0 = partitions.create("t", 0, TOPIC_ID, 0);
         p1 = partitions.create("t", 1, TOPIC_ID, 0);
         handler = new FetchHandler(partitions, new FetchSessionCache(10, FetchSessionCache.DEFAULT_EVICTION_MS),
-                () -> partitions.nowMs);
+                () -> partitions.nowMs, waits);
     }
 
     @AfterEach
@@ -71,14 +74,15 @@ class FetchHandlerTest {
     @Test
     void aParkedFetchIsAnsweredByTheNextAppend() throws Exception {
         CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 30_000, 1, 0, 0), 12);
-        Thread.sleep(50);
+        waits.runPending();
         assertThat(answer).as("nothing to read yet").isNotDone();
 
-        long appendNanos = System.nanoTime();
         TestPartitions.append(p1, 2, 10, 0);
-        FetchResponseData response = answer.get(5, TimeUnit.SECONDS);
+        waits.runPending();
+        FetchResponseData response = answer.getNow(null);
 
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - appendNanos)).isLessThan(1000);
+        assertThat(response).as("answered by the check the append queued, before any timeout").isNotNull();
+        assertThat(waits.liveTimeouts()).as("its timeout cancelled").isZero();
         assertThat(p0.appendListenerCount() + p1.appendListenerCount()).as("no listener left behind").isZero();
         assertThat(response.responses().get(0).partitions()).extracting(p -> p.records().sizeInBytes())
                 .satisfiesExactly(bytes -> assertThat(bytes).isZero(), bytes -> assertThat(bytes).isPositive());
@@ -86,11 +90,13 @@ class FetchHandlerTest {
 
     @Test
     void aParkedFetchWithoutDataIsAnsweredAfterMaxWait() throws Exception {
-        long startNanos = System.nanoTime();
+        CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 200, 1, 0, 0), 12);
+        waits.advance(199);
+        assertThat(answer).as("before max_wait_ms").isNotDone();
+        waits.advance(1);
 
-        FetchResponseData response = fetch(request(0, -1, 200, 1, 0, 0), 12).get(5, TimeUnit.SECONDS);
-
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)).isGreaterThanOrEqualTo(190);
+        FetchResponseData response = answer.getNow(null);
+        assertThat(response).as("at max_wait_ms").isNotNull();
         assertThat(p0.appendListenerCount() + p1.appendListenerCount()).as("no listener left behind").isZero();
         assertThat(response.responses().get(0).partitions()).allSatisfy(p -> {
             assertThat(p.errorCode()).isEqualTo(Errors.NONE.code());
@@ -107,9 +113,9 @@ class FetchHandlerTest {
                 TestPartitions.append(p1, 1, 10, 0);
             }
         }
-        for (CompletableFuture<FetchResponseData> answer : answers) {
-            answer.get(5, TimeUnit.SECONDS);
-        }
+        waits.advance(3);
+        assertThat(answers).allSatisfy(answer -> assertThat(answer).isDone());
+        assertThat(waits.liveTimeouts()).isZero();
 
         assertThat(p0.appendListenerCount() + p1.appendListenerCount()).isZero();
     }
@@ -119,12 +125,13 @@ class FetchHandlerTest {
         TestPartitions.append(p0, 1, 10, 0);
         int oneBatch = (int) p0.log().sizeInBytes();
         CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 30_000, 2 * oneBatch, 0, 0), 12);
-        Thread.sleep(50);
+        waits.runPending();
         assertThat(answer).isNotDone();
 
         TestPartitions.append(p1, 1, 10, 0);
+        waits.runPending();
 
-        assertThat(answer.get(5, TimeUnit.SECONDS).responses().get(0).partitions())
+        assertThat(answer.getNow(null).responses().get(0).partitions())
                 .extracting(p -> p.records().sizeInBytes()).containsExactly(oneBatch, oneBatch);
     }
 
@@ -136,14 +143,16 @@ class FetchHandlerTest {
         int lookupsOfTheFirstRead = partitions.lookups.get();
 
         TestPartitions.append(p1, 1, 10, 0);
+        waits.runPending();
         TestPartitions.append(p1, 1, 10, 0);
-        Thread.sleep(100); // the checks run on the wait thread
+        waits.runPending();
         assertThat(answer).as("3 of 4 batches").isNotDone();
         assertThat(partitions.lookups.get()).as("appends short of min_bytes read nothing").isEqualTo(lookupsOfTheFirstRead);
 
         TestPartitions.append(p0, 1, 10, 0);
+        waits.runPending();
 
-        assertThat(answer.get(5, TimeUnit.SECONDS).responses().get(0).partitions())
+        assertThat(answer.getNow(null).responses().get(0).partitions())
                 .extracting(p -> p.records().sizeInBytes()).containsExactly(2 * oneBatch, 2 * oneBatch);
         assertThat(partitions.lookups.get()).as("one read to answer").isEqualTo(2 * lookupsOfTheFirstRead);
     }
