@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.producer.ProducerStateEntry;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeProducersRequestData;
 import dev.spool.protocol.message.DescribeProducersResponseData;

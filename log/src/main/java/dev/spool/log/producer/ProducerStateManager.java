@@ -1,4 +1,4 @@
-package dev.spool.broker.produce;
+package dev.spool.log.producer;
 
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Not thread-safe: owned by one partition's append queue ({@link PartitionAppender}). The idempotent
+ * Not thread-safe: owned by one partition's append queue (the broker's {@code PartitionAppender}). The idempotent
  * producers of one partition and the batches each wrote, up to {@link #mapEndOffset()}: every batch
  * below that offset has been applied, so a snapshot taken now is valid for the log up to there.
  *
