@@ -152,7 +152,9 @@ public final class Broker implements AutoCloseable {
                             config.get(BrokerConfig.LOG_CLEANER_THREADS),
                             config.get(BrokerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE),
                             config.get(BrokerConfig.LOG_CLEANER_BACKOFF_MS)),
-                    config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR));
+                    config.get(BrokerConfig.NUM_RECOVERY_THREADS_PER_DATA_DIR),
+                    new LogManager.ProducerIdExpiration(config.producerIdExpirationMs(),
+                            config.producerIdExpirationCheckIntervalMs()));
             resources.add(0, logs);
             PartitionLog metadataPartition = logs.getOrCreate(new TopicPartition(MetadataLog.TOPIC, 0));
             logs.addFailureListener((failedDir, cause, onlineDirs) -> {
@@ -207,10 +209,9 @@ public final class Broker implements AutoCloseable {
                             new ListOffsetsHandler(hostedPartitions))
                     .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
                             new OffsetForLeaderEpochHandler(hostedPartitions));
-            PartitionAppenders appenders = new PartitionAppenders(partitions, config.numIoThreads(), clock,
-                    config.producerIdExpirationMs());
+            PartitionAppenders appenders = new PartitionAppenders(partitions, config.numIoThreads(), clock);
             resources.add(0, appenders);
-            appenders.scheduleExpiration(scheduler, config.producerIdExpirationCheckIntervalMs());
+            appenders.scheduleRemovalOfUnhosted(scheduler, config.producerIdExpirationCheckIntervalMs());
             registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
                             new ProduceHandler(metadata::image, partitions, appenders))
                     .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,

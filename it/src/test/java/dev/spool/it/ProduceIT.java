@@ -312,7 +312,7 @@ class ProduceIT {
                 }
             }
             spool.stop();
-            assertThat(dev.spool.broker.produce.ProducerSnapshotFile.list(spool.dataDir().resolve("snapshotted-0")))
+            assertThat(dev.spool.log.producer.ProducerSnapshotFile.list(spool.dataDir().resolve("snapshotted-0")))
                     .containsOnlyKeys(5L);
             java.nio.file.Path dir = spool.dataDir().resolve("snapshotted-0");
             java.io.File snapshot = dir.resolve("00000000000000000005.snapshot").toFile();
@@ -332,7 +332,7 @@ class ProduceIT {
             org.apache.kafka.storage.internals.log.ProducerStateManager.writeSnapshot(kafkaWritten, Map.of(77L,
                     new org.apache.kafka.storage.internals.log.ProducerStateEntry(77L, (short) 3, 5, 1234L,
                             java.util.OptionalLong.empty())), false);
-            assertThat(dev.spool.broker.produce.ProducerSnapshotFile.read(kafkaWritten.toPath())).singleElement()
+            assertThat(dev.spool.log.producer.ProducerSnapshotFile.read(kafkaWritten.toPath())).singleElement()
                     .satisfies(entry -> {
                         assertThat(entry.producerId()).isEqualTo(77L);
                         assertThat(entry.epoch()).isEqualTo((short) 3);

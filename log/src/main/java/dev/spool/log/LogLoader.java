@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.producer.ProducerSnapshotFile;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.segment.BatchFileReader;
 import dev.spool.log.segment.LogSegment;
@@ -29,8 +30,11 @@ import java.util.TreeMap;
 final class LogLoader {
     private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
 
-    /** The segments found, and where the log ends. */
-    record Loaded(TreeMap<Long, LogSegment> segments, long logEndOffset) {
+    /**
+     * The segments found, where the log ends, and the offsets of the producer snapshots found beside them
+     * (listed with the segments, so that the producer state never lists the directory).
+     */
+    record Loaded(TreeMap<Long, LogSegment> segments, long logEndOffset, List<Long> producerSnapshotOffsets) {
     }
 
     private LogLoader() {
@@ -38,7 +42,8 @@ final class LogLoader {
 
     static Loaded load(Path dir, LogConfig config, LogClock clock, LogLoadOptions options) throws IOException {
         Files.createDirectories(dir);
-        List<Long> baseOffsets = cleanDirectoryAndListSegments(dir);
+        List<Long> producerSnapshotOffsets = new ArrayList<>();
+        List<Long> baseOffsets = cleanDirectoryAndListSegments(dir, producerSnapshotOffsets);
         TreeMap<Long, LogSegment> segments = new TreeMap<>();
         long recoverFrom = Long.MAX_VALUE;
         if (!options.hadCleanShutdown()) {
@@ -71,7 +76,7 @@ final class LogLoader {
         // Nothing is flushed here: the validated bytes may sit in the page cache only, so the recovery point
         // stays where it was (PartitionLog.open) and the next unclean start validates them again, until a
         // flush moves it. An fsync per recovered partition made start-up cost grow with the partition count.
-        return new Loaded(segments, logEndOffset);
+        return new Loaded(segments, logEndOffset, producerSnapshotOffsets);
     }
 
     private static void deleteSegmentsAfter(Path dir, List<Long> later, LogSegment truncated) throws IOException {
@@ -83,7 +88,8 @@ final class LogLoader {
         }
     }
 
-    private static List<Long> cleanDirectoryAndListSegments(Path dir) throws IOException {
+    /** The segments' base offsets, in order; the producer snapshots' offsets are added to {@code snapshotOffsets}. */
+    private static List<Long> cleanDirectoryAndListSegments(Path dir, List<Long> snapshotOffsets) throws IOException {
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             stream.forEach(files::add);
@@ -109,6 +115,10 @@ final class LogLoader {
                 long base = LogFileNames.baseOffsetOf(name, LogFileNames.LOG_SUFFIX);
                 if (base >= 0) {
                     baseOffsets.add(base);
+                }
+                long snapshotOffset = ProducerSnapshotFile.offsetOf(file);
+                if (snapshotOffset >= 0) {
+                    snapshotOffsets.add(snapshotOffset);
                 }
             }
         }

@@ -40,9 +40,9 @@ import java.util.function.Function;
  * offset and high watermark from the directory's checkpoint files, trusting the segments only if Kafka's clean-shutdown
  * marker {@code .kafka_cleanshutdown} is present (it is removed once loading is done, so a crash from
  * then on is seen as unclean). A timer runs retention every {@code log.retention.check.interval.ms},
- * flush.ms checks, and checkpoint writes; a {@link LogCleaner} compacts the logs whose cleanup.policy
- * includes compact. {@link #close()} stops the cleaner, flushes every log, writes the checkpoints and
- * the marker.
+ * flush.ms checks, checkpoint writes and the producer-id expiration; a {@link LogCleaner} compacts the logs
+ * whose cleanup.policy includes compact. {@link #close()} stops the cleaner, closes every log (its producer
+ * snapshot, a flush), writes the checkpoints and the marker.
  *
  * <p>Log dir failure (KIP-112): an I/O error in any operation on a directory (append, roll, flush,
  * index write, segment deletion, checkpoint write, read) takes that directory offline, once, unless it
@@ -66,6 +66,7 @@ public final class LogManager implements AutoCloseable {
     private final LogClock clock;
     private final ScheduledExecutorService scheduler;
     private final int recoveryThreadsPerDataDir;
+    private final ProducerIdExpiration producerIdExpiration;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /** The logs of offline directories, kept so their partitions are never created again elsewhere. */
     private final Map<TopicPartition, PartitionLog> offlineLogs = new ConcurrentHashMap<>();
@@ -84,9 +85,21 @@ public final class LogManager implements AutoCloseable {
         public static final Intervals DEFAULTS = new Intervals(300_000, 1_000, 60_000);
     }
 
+    /**
+     * Kafka's broker settings for the producer state of every log: {@code producer.id.expiration.ms} (86400000),
+     * how long an idle idempotent producer is remembered, and {@code producer.id.expiration.check.interval.ms}
+     * (600000), how often the forgetting runs.
+     */
+    public record ProducerIdExpiration(long expirationMs, long checkIntervalMs) {
+        public static final ProducerIdExpiration DEFAULTS = new ProducerIdExpiration(
+                PartitionLog.DEFAULT_PRODUCER_ID_EXPIRATION_MS, 600_000);
+    }
+
     private LogManager(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
-                       ScheduledExecutorService scheduler, int recoveryThreadsPerDataDir) {
+                       ScheduledExecutorService scheduler, int recoveryThreadsPerDataDir,
+                       ProducerIdExpiration producerIdExpiration) {
         this.recoveryThreadsPerDataDir = recoveryThreadsPerDataDir;
+        this.producerIdExpiration = producerIdExpiration;
         this.logDirs = List.copyOf(logDirs);
         this.topicConfigs = topicConfigs;
         this.clock = clock;
@@ -106,21 +119,25 @@ public final class LogManager implements AutoCloseable {
     public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
                                   ScheduledExecutorService scheduler, Intervals intervals,
                                   CleanerConfig cleanerConfig) throws IOException {
-        return open(logDirs, topicConfigs, clock, scheduler, intervals, cleanerConfig, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR);
+        return open(logDirs, topicConfigs, clock, scheduler, intervals, cleanerConfig, DEFAULT_RECOVERY_THREADS_PER_DATA_DIR,
+                ProducerIdExpiration.DEFAULTS);
     }
 
     /**
      * As {@link #open(List, Function, LogClock, ScheduledExecutorService, Intervals, CleanerConfig)}, opening
      * (and after a crash recovering) each directory's partitions on {@code recoveryThreadsPerDataDir} threads
-     * ({@code num.recovery.threads.per.data.dir}): recovery is bound by CPU (CRC checks) and by the disk.
+     * ({@code num.recovery.threads.per.data.dir}): recovery is bound by CPU (CRC checks) and by the disk; the
+     * logs' producer states forget idle producers as {@code producerIdExpiration} says.
      */
     public static LogManager open(List<Path> logDirs, Function<String, LogConfig> topicConfigs, LogClock clock,
                                   ScheduledExecutorService scheduler, Intervals intervals,
-                                  CleanerConfig cleanerConfig, int recoveryThreadsPerDataDir) throws IOException {
+                                  CleanerConfig cleanerConfig, int recoveryThreadsPerDataDir,
+                                  ProducerIdExpiration producerIdExpiration) throws IOException {
         if (recoveryThreadsPerDataDir < 1) {
             throw new IllegalArgumentException("recoveryThreadsPerDataDir must be at least 1: " + recoveryThreadsPerDataDir);
         }
-        LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler, recoveryThreadsPerDataDir);
+        LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler, recoveryThreadsPerDataDir,
+                producerIdExpiration);
         for (Path logDir : logDirs) {
             manager.loadDir(logDir);
         }
@@ -181,7 +198,7 @@ public final class LogManager implements AutoCloseable {
         LogLoadOptions options = new LogLoadOptions(recoveryPoints.getOrDefault(partition, 0L),
                 startOffsets.getOrDefault(partition, 0L), clean);
         PartitionLog log = PartitionLog.open(partitionDir, topicConfigs.apply(partition.topic()), clock, scheduler,
-                options, this::onIoError);
+                options, this::onIoError, producerIdExpiration.expirationMs());
         Long highWatermark = highWatermarks.get(partition);
         if (highWatermark != null) {
             log.updateHighWatermark(highWatermark);
@@ -244,6 +261,9 @@ public final class LogManager implements AutoCloseable {
                 intervals.flushCheckIntervalMs(), intervals.flushCheckIntervalMs(), TimeUnit.MILLISECONDS));
         timers.add(scheduler.scheduleWithFixedDelay(this::checkpointUnchecked,
                 intervals.checkpointIntervalMs(), intervals.checkpointIntervalMs(), TimeUnit.MILLISECONDS));
+        long expirationCheckMs = producerIdExpiration.checkIntervalMs();
+        timers.add(scheduler.scheduleWithFixedDelay(() -> forEachLog(PartitionLog::removeExpiredProducers),
+                expirationCheckMs, expirationCheckMs, TimeUnit.MILLISECONDS));
     }
 
     @FunctionalInterface
@@ -376,7 +396,7 @@ public final class LogManager implements AutoCloseable {
         PartitionLog log;
         try {
             log = PartitionLog.open(logDir.resolve(partition.dirName()), topicConfigs.apply(partition.topic()),
-                    clock, scheduler, new LogLoadOptions(0, 0, true), this::onIoError);
+                    clock, scheduler, new LogLoadOptions(0, 0, true), this::onIoError, producerIdExpiration.expirationMs());
         } catch (IOException e) {
             onIoError(logDir, e);
             throw e;

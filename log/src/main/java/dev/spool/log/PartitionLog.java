@@ -1,5 +1,8 @@
 package dev.spool.log;
 
+import dev.spool.log.producer.ActiveProducer;
+import dev.spool.log.producer.ProducerSnapshots;
+import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -28,7 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The log of one partition: {@link LogSegment}s by base offset in a directory named
  * {@code <topic>-<partition>}, a log start offset, a log end offset (LEO), a high watermark set by the
- * caller, a recovery point (everything below it is fsynced) and a {@link LeaderEpochCache}. Every I/O
+ * caller, a recovery point (everything below it is fsynced), a {@link LeaderEpochCache} and the producer
+ * state ({@link LogProducerState}): a leader's append checks an idempotent producer's sequence and records
+ * it in the same locked step as the write, a follower's append records it, a roll snapshots it, a
+ * truncation drops it to be reloaded, as Kafka's {@code UnifiedLog} does. Every I/O
  * error of an operation goes to the {@link IoErrorReporter} it was opened with (the {@link LogManager},
  * which may take the directory offline: {@link #markOffline()}) before it is thrown.
  */
@@ -43,6 +49,7 @@ public final class PartitionLog implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final ConcurrentNavigableMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final LeaderEpochCache leaderEpochs;
+    private final LogProducerState producerState;
     private final RecordBatch appendBatch = new RecordBatch();
     private volatile LogConfig config;
     private volatile long logStartOffset;
@@ -60,7 +67,8 @@ public final class PartitionLog implements AutoCloseable {
     private volatile boolean offline;
 
     private PartitionLog(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
-                         LeaderEpochCache leaderEpochs, IoErrorReporter ioErrors) {
+                         LeaderEpochCache leaderEpochs, IoErrorReporter ioErrors, ProducerSnapshots producerSnapshots,
+                         long producerIdExpirationMs) {
         this.dir = dir;
         this.config = config;
         this.clock = clock;
@@ -68,6 +76,7 @@ public final class PartitionLog implements AutoCloseable {
         this.ioErrors = ioErrors;
         this.deleter = new SegmentDeleter(scheduler, this::reported);
         this.leaderEpochs = leaderEpochs;
+        this.producerState = new LogProducerState(this, producerSnapshots, clock, producerIdExpirationMs);
         this.lastFlushMs = clock.nowMs();
         this.rollJitterMs = jitter(config);
     }
@@ -88,8 +97,20 @@ public final class PartitionLog implements AutoCloseable {
      */
     public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
                                     LogLoadOptions options, IoErrorReporter ioErrors) throws IOException {
+        return open(dir, config, clock, scheduler, options, ioErrors, DEFAULT_PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    /**
+     * As {@link #open(Path, LogConfig, LogClock, ScheduledExecutorService, LogLoadOptions, IoErrorReporter)};
+     * the producer state forgets a producer idle {@code producerIdExpirationMs} ({@code producer.id.expiration.ms}).
+     */
+    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
+                                    LogLoadOptions options, IoErrorReporter ioErrors, long producerIdExpirationMs)
+            throws IOException {
         LogLoader.Loaded loaded = LogLoader.load(dir, config, clock, options);
-        PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir), ioErrors);
+        ProducerSnapshots producerSnapshots = new ProducerSnapshots(dir, loaded.producerSnapshotOffsets());
+        PartitionLog log = new PartitionLog(dir, config, clock, scheduler, new LeaderEpochCache(dir), ioErrors,
+                producerSnapshots, producerIdExpirationMs);
         log.segments.putAll(loaded.segments());
         log.publishLogEnd(loaded.logEndOffset());
         log.logStartOffset = Math.min(log.logEndOffset(), Math.max(options.logStartOffset(), loaded.segments().firstKey()));
@@ -99,6 +120,9 @@ public final class PartitionLog implements AutoCloseable {
         log.highWatermark = log.logEnd;
         log.leaderEpochs.truncateFromEnd(log.logEndOffset());
         log.leaderEpochs.truncateFromStart(log.logStartOffset);
+        // Recovery may have cut the log below snapshots taken before a crash: they describe batches that are
+        // gone, and appends (a follower's, before any load) could grow the log past them again.
+        producerSnapshots.deleteAbove(log.logEndOffset());
         LOG.info("Opened {}: {} segments, log start offset {}, log end offset {}", dir, log.segments.size(),
                 log.logStartOffset, log.logEndOffset());
         return log;
@@ -109,6 +133,9 @@ public final class PartitionLog implements AutoCloseable {
             throws IOException {
         return open(dir, config, clock, scheduler, LogLoadOptions.UNKNOWN);
     }
+
+    /** Kafka's default {@code producer.id.expiration.ms}: one day. */
+    public static final long DEFAULT_PRODUCER_ID_EXPIRATION_MS = 86_400_000L;
 
     private static long jitter(LogConfig config) {
         return config.segmentJitterMs == 0 ? 0 : ThreadLocalRandom.current().nextLong(config.segmentJitterMs);
@@ -121,6 +148,11 @@ public final class PartitionLog implements AutoCloseable {
      * {@code leaderEpoch} into each batch, and under LogAppendTime stamps the time (rewriting the CRC);
      * all in place in {@code batches} (position to limit: whole batches the caller validated), which are
      * then written as they are. The high watermark stays where it is.
+     *
+     * <p>A batch with a producer id (at most one per append, as a Produce request since v3 carries one batch)
+     * is first checked against the producer state (loaded now if it was not): a retry of one of the producer's
+     * last five batches appends nothing and answers {@link SequenceCheck#DUPLICATE} with the original's offsets;
+     * a stale epoch or a sequence gap appends nothing and answers the error (see {@link AppendInfo#outcome()}).
      */
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch) throws IOException {
         return appendAsLeader(batches, leaderEpoch, false);
@@ -142,8 +174,9 @@ public final class PartitionLog implements AutoCloseable {
     /**
      * As {@link #appendAsLeader(ByteBuffer, int, boolean)}, but only if the append cannot wait on
      * anything but its write to the page cache, so that a network thread may do it: returns null, having
-     * written nothing, if another thread holds the partition's lock, or if the append would roll a new
-     * segment (creating files), record a new leader epoch (writing its checkpoint file) or fsync under
+     * written nothing, if another thread holds the partition's lock, if the producer state is not loaded yet
+     * (loading reads the log), or if the append would roll a new segment (creating files and a producer
+     * snapshot), record a new leader epoch (writing its checkpoint file) or fsync under
      * {@code flush.messages}. {@code batches} are then as they were.
      */
     public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
@@ -165,6 +198,12 @@ public final class PartitionLog implements AutoCloseable {
             throws IOException {
         try {
             ensureOpen();
+            if (!producerState.isLoaded()) {
+                if (!mayWait) {
+                    return null;
+                }
+                producerState.ensureLoaded();
+            }
             LogConfig config = this.config;
             long nowMs = clock.nowMs();
             boolean logAppendTime = config.logAppendTime;
@@ -172,15 +211,31 @@ public final class PartitionLog implements AutoCloseable {
             long nextOffset = firstOffset;
             long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
             int batchCount = 0;
+            int idempotentPosition = -1;
             for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
                 checkWholeBatch(batches, position);
                 appendBatch.wrap(batches, position);
                 nextOffset += appendBatch.lastOffsetDelta() + 1L;
                 maxTimestamp = Math.max(maxTimestamp, logAppendTime ? nowMs : appendBatch.maxTimestamp());
                 batchCount++;
+                if (LogProducerState.isIdempotent(appendBatch)) {
+                    if (idempotentPosition >= 0) {
+                        // The check of a second batch would need the first one recorded: Kafka refuses this too.
+                        throw new IllegalArgumentException("More than one batch with a producer id in an append to "
+                                + dir);
+                    }
+                    idempotentPosition = position;
+                }
             }
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
+            }
+            if (idempotentPosition >= 0) {
+                appendBatch.wrap(batches, idempotentPosition);
+                SequenceCheck check = producerState.check(appendBatch);
+                if (check != SequenceCheck.APPEND) {
+                    return producerState.refusal(check, appendBatch, logAppendTime, logStartOffset);
+                }
             }
             if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(config, nextOffset)
                     || mustRoll(config, batches.remaining(), firstOffset, nextOffset - 1, maxTimestamp, nowMs))) {
@@ -211,12 +266,14 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Appends batches copied from a leader, keeping their offsets and epochs; the first must start at or
-     * after the log end offset and offsets must increase (gaps left by compaction are allowed).
+     * after the log end offset and offsets must increase (gaps left by compaction are allowed). Each batch's
+     * producer (from its header) is recorded in the producer state, unchecked: the leader checked it.
      */
     public AppendInfo appendAsFollower(ByteBuffer batches) throws IOException {
         lock.lock();
         try {
             ensureOpen();
+            producerState.ensureLoaded();
             long expected = logEnd.offset();
             long firstOffset = -1;
             long maxTimestamp = RecordBatchLayout.NO_TIMESTAMP;
@@ -263,10 +320,18 @@ public final class PartitionLog implements AutoCloseable {
                 ? rollAt(firstOffset) : segments.lastEntry().getValue();
         active.append(batches);
         publishLogEnd(lastOffset + 1);
+        recordProducers(batches);
         if (mustFlush(config, lastOffset + 1)) {
             flushUpTo(lastOffset + 1);
         }
         return size;
+    }
+
+    /** Records each written batch in the producer state (before a flush that may fail: the batches are in). */
+    private void recordProducers(ByteBuffer batches) {
+        for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
+            producerState.onAppended(appendBatch.wrap(batches, position));
+        }
     }
 
     /** flush.messages: whether the log must be fsynced once it ends at {@code newLogEndOffset}. */
@@ -434,6 +499,7 @@ public final class PartitionLog implements AutoCloseable {
             deleteAsync(removed);
             publishLogEnd(newEnd);
             afterTruncation(newEnd);
+            producerState.onTruncated(newEnd);
             LOG.info("Truncated {} to offset {} (log end offset now {})", dir, offset, newEnd);
         } catch (IOException e) {
             throw reported(e);
@@ -455,6 +521,7 @@ public final class PartitionLog implements AutoCloseable {
             logStartOffset = offset;
             afterTruncation(offset);
             leaderEpochs.truncateFromStart(offset);
+            producerState.onTruncatedFully();
         } catch (IOException e) {
             throw reported(e);
         } finally {
@@ -488,6 +555,7 @@ public final class PartitionLog implements AutoCloseable {
                 logStartOffset = offset;
                 leaderEpochs.truncateFromStart(offset);
                 deleteSegments(RetentionPolicy.belowLogStart(offset));
+                producerState.onLogStartMoved(logStartOffset);
             }
             return logStartOffset;
         } catch (IOException e) {
@@ -539,6 +607,7 @@ public final class PartitionLog implements AutoCloseable {
         }
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         leaderEpochs.truncateFromStart(logStartOffset);
+        producerState.onLogStartMoved(logStartOffset);
         deleteAsync(deletable);
         LOG.info("Deleted {} segments of {}; log start offset now {}", count, dir, logStartOffset);
         return count;
@@ -626,10 +695,11 @@ public final class PartitionLog implements AutoCloseable {
 
     private LogSegment rollAt(long baseOffset) throws IOException {
         LogSegment active = segments.lastEntry().getValue();
+        if (active.sizeInBytes() == 0 && active.baseOffset() == baseOffset) {
+            return active;
+        }
+        producerState.onRoll(baseOffset);
         if (active.sizeInBytes() == 0) {
-            if (active.baseOffset() == baseOffset) {
-                return active;
-            }
             segments.remove(active.baseOffset());
             deleteAsync(List.of(active));
         } else {
@@ -697,6 +767,54 @@ public final class PartitionLog implements AutoCloseable {
             lastFlushMs = clock.nowMs();
         } finally {
             lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- producer state
+
+    /**
+     * DescribeProducers: the idempotent producers of this partition as of the last append, the expired ones
+     * forgotten first. Loads the producer state if nothing did yet (reads the log: not for a network thread).
+     */
+    public List<ActiveProducer> activeProducers() throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            return producerState.activeProducers();
+        } catch (IOException e) {
+            throw reported(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The periodic check ({@code producer.id.expiration.check.interval.ms}): forgets producers idle longer than
+     * {@code producer.id.expiration.ms}. Returns how many; none while the state is not loaded.
+     */
+    public int removeExpiredProducers() {
+        lock.lock();
+        try {
+            if (closed || offline) {
+                return 0;
+            }
+            int removed = producerState.removeExpired();
+            if (removed > 0) {
+                LOG.info("Removed {} expired producers of {}", removed, dir);
+            }
+            return removed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** At clean close: the snapshot from which the next start rebuilds each producer's cached batches. */
+    private void writeProducerSnapshotAtClose() {
+        try {
+            producerState.onClose(logEndOffset(), activeSegmentBaseOffset());
+        } catch (IOException e) {
+            // The log closes anyway: without this snapshot the next start replays from an older one.
+            LOG.error("Cannot write the shutdown producer snapshot of {}", dir, e);
         }
     }
 
@@ -860,7 +978,10 @@ public final class PartitionLog implements AutoCloseable {
         }
     }
 
-    /** Flushes, writes the final index entries, trims the indexes and closes every file. */
+    /**
+     * Writes the producer snapshot (if the state was loaded), flushes, writes the final index entries, trims
+     * the indexes and closes every file.
+     */
     @Override
     public void close() throws IOException {
         lock.lock();
@@ -872,6 +993,7 @@ public final class PartitionLog implements AutoCloseable {
                 closeAfterFailure();
                 return;
             }
+            writeProducerSnapshotAtClose();
             flush();
             try {
                 for (LogSegment segment : segments.values()) {

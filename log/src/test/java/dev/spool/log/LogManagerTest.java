@@ -99,7 +99,7 @@ class LogManagerTest {
             }
         }
         LogManager reopened = LogManager.open(List.of(dir), topic -> TestLogs.config("segment.bytes", 1024), clock,
-                scheduler, NEVER, CleanerConfig.DEFAULTS, 4);
+                scheduler, NEVER, CleanerConfig.DEFAULTS, 4, LogManager.ProducerIdExpiration.DEFAULTS);
         assertThat(reopened.logs()).hasSize(200);
         assertEveryLogHolds(reopened, 6);
         reopened.close();
@@ -117,7 +117,7 @@ class LogManagerTest {
         Files.createDirectories(dir.resolve("broken-0").resolve(LogFileNames.logFile(dir, 0).getFileName()));
 
         assertThatThrownBy(() -> LogManager.open(List.of(dir), topic -> TestLogs.config(), clock, scheduler, NEVER,
-                CleanerConfig.DEFAULTS, 3)).isInstanceOf(IOException.class);
+                CleanerConfig.DEFAULTS, 3, LogManager.ProducerIdExpiration.DEFAULTS)).isInstanceOf(IOException.class);
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.producer.ActiveProducer;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeProducersRequestData;
 import dev.spool.protocol.message.DescribeProducersResponseData;
@@ -16,8 +17,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * DescribeProducers (KIP-664): the active idempotent producers of each asked partition, read on the
- * partition's append queue so the answer is consistent with the appends before it. Thread-safe.
+ * DescribeProducers (KIP-664): the active idempotent producers of each asked partition, read from its log
+ * on the partition's append queue (off the network threads: the log may load its producer state first) so
+ * the answer is consistent with the appends before it. Thread-safe.
  */
 public final class DescribeProducersHandler implements ApiHandler {
 
@@ -59,16 +61,16 @@ public final class DescribeProducersHandler implements ApiHandler {
                 .thenApply(done -> new DescribeProducersResponseData().setTopics(topics));
     }
 
-    private static List<ProducerState> describe(List<ProducerStateEntry> producers) {
+    private static List<ProducerState> describe(List<ActiveProducer> producers) {
         List<ProducerState> states = new ArrayList<>(producers.size());
-        for (ProducerStateEntry producer : producers) {
+        for (ActiveProducer producer : producers) {
             states.add(new ProducerState()
                     .setProducerId(producer.producerId())
                     .setProducerEpoch(producer.producerEpoch())
                     .setLastSequence(producer.lastSequence())
                     .setLastTimestamp(producer.lastTimestampMs())
                     .setCoordinatorEpoch(producer.coordinatorEpoch())
-                    .setCurrentTxnStartOffset(-1));
+                    .setCurrentTxnStartOffset(producer.currentTxnStartOffset()));
         }
         return states;
     }

@@ -6,32 +6,28 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.producer.ActiveProducer;
 import dev.spool.log.record.RecordBatch;
-import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Thread-safe: every method runs its work on this partition's {@link SerialExecutor}, so validation,
- * the idempotence check, the append and the producer state update of one partition happen one at a
- * time. An append runs on the calling network thread when the executor is idle and the append can wait
- * on nothing but its write to the page cache (see {@link #append}); everything else runs on the io
- * threads, off the network threads.
+ * Thread-safe: every method runs its work on this partition's {@link SerialExecutor}, so the appends of
+ * one partition are validated and written one at a time. An append runs on the calling network thread
+ * when the executor is idle and the append can wait on nothing but its write to the page cache (see
+ * {@link #append}); everything else runs on the io threads, off the network threads.
  *
- * <p>Owns the partition's {@link ProducerStateManager}, loaded on first use by
- * {@link ProducerStateLoader}, and its snapshots: one when the log rolls a new segment (named by the
- * segment's base offset, as Kafka does), one at clean shutdown (at the log end offset).
+ * <p>What a client's batch goes through before the log: the in-sync replicas acks=all needs, validation,
+ * recompression for the topic's {@code compression.type}; then the log checks the idempotent producer's
+ * sequence, appends and records it in one locked step ({@link PartitionLog#appendAsLeader}, which owns the
+ * producer state and its snapshots), and this class turns the outcome into the partition's answer.
  */
 public final class PartitionAppender {
 
@@ -44,18 +40,13 @@ public final class PartitionAppender {
     private final Partition partition;
     private final SerialExecutor queue;
     private final LogClock clock;
-    private final long producerIdExpirationMs;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
-    private ProducerStateManager producerState;
-    private long activeSegmentBaseOffset = -1;
-    private long lastSnapshotOffset = -1;
     private boolean closed;
 
-    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock, long producerIdExpirationMs) {
+    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock) {
         this.partition = partition;
         this.queue = queue;
         this.clock = clock;
-        this.producerIdExpirationMs = producerIdExpirationMs;
     }
 
     public Partition partition() {
@@ -89,60 +80,26 @@ public final class PartitionAppender {
                 queue);
     }
 
-    /** The partition's producers (for DescribeProducers), as of the last append. */
-    public CompletableFuture<List<ProducerStateEntry>> producers() {
+    /**
+     * The partition's producers (for DescribeProducers), as of the appends before; on the io threads, since
+     * the log may load its producer state first.
+     */
+    public CompletableFuture<List<ActiveProducer>> producers() {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                ensureLoaded();
+                return partition.log().activeProducers();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-            return new ArrayList<>(producerState.producers());
-        }, queue);
-    }
-
-    /**
-     * The periodic check: forgets producers idle longer than {@code producer.id.expiration.ms} and
-     * deletes the snapshots of segments retention has removed (Kafka deletes a segment's snapshot with it).
-     */
-    public CompletableFuture<Void> removeExpiredProducers() {
-        return CompletableFuture.runAsync(() -> {
-            if (producerState == null || closed || partition.isOffline()) {
-                return;
-            }
-            int removed = producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-            if (removed > 0) {
-                LOG.info("Removed {} expired producers of {}", removed, partition);
-            }
-            try {
-                deleteSnapshotsBelow(partition.log().dir(), partition.log().logStartOffset(), lastSnapshotOffset);
-            } catch (IOException e) {
-                LOG.error("Cannot delete old producer snapshots of {}", partition, e);
+                throw new UncheckedIOException(e);
             }
         }, queue);
     }
 
     /**
-     * Clean shutdown: a snapshot from which the next start rebuilds each producer's last five batches
-     * (see {@link #writeShutdownSnapshot()}).
+     * Shutdown: appends queued before this one complete; any later one is answered NOT_LEADER_OR_FOLLOWER.
+     * The log writes its producer snapshot when it is closed, after this.
      */
     public CompletableFuture<Void> close() {
-        return CompletableFuture.runAsync(() -> {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (producerState == null || partition.isOffline()) {
-                // an offline dir is not written to; the next start replays the log tail instead
-                return;
-            }
-            try {
-                writeShutdownSnapshot();
-            } catch (IOException | RuntimeException e) {
-                LOG.error("Cannot write the shutdown producer snapshot of {}", partition, e);
-            }
-        }, queue);
+        return CompletableFuture.runAsync(() -> closed = true, queue);
     }
 
     /**
@@ -156,11 +113,10 @@ public final class PartitionAppender {
 
     /**
      * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
-     * on more than a write to the page cache: loading the producer state (reads the log), inflating a
-     * compressed batch to validate it or compressing one for the topic's {@code compression.type} (CPU
-     * time bounded only by the batch size and the inflation limit), a segment rolled
-     * since the last append (its producer snapshot is fsynced), or what
-     * {@link PartitionLog#tryAppendAsLeader} refuses.
+     * on more than a write to the page cache: inflating a compressed batch to validate it or compressing one
+     * for the topic's {@code compression.type} (CPU time bounded only by the batch size and the inflation
+     * limit), or what {@link PartitionLog#tryAppendAsLeader} refuses (among them loading the producer state,
+     * which reads the log, and a roll, which writes the producer snapshot).
      */
     private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
         try {
@@ -172,12 +128,9 @@ public final class PartitionAppender {
             }
             // Read once: a config change meanwhile cannot make this append compress on a network thread.
             LogConfig config = partition.log().config();
-            if (!mayWait && (producerState == null || RecordBatch.isCompressedAt(records, records.position())
-                    || Recompression.compresses(config)
-                    || partition.log().activeSegmentBaseOffset() != activeSegmentBaseOffset)) {
+            if (!mayWait && (RecordBatch.isCompressedAt(records, records.position()) || Recompression.compresses(config))) {
                 return null;
             }
-            ensureLoaded();
             // Kafka checks the in-sync replicas before it looks at the records.
             int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, REPLICATION_FACTOR);
             if (acks == ACKS_ALL && IN_SYNC_REPLICAS < minInsyncReplicas) {
@@ -193,17 +146,6 @@ public final class PartitionAppender {
             if (batch.isTransactional()) {
                 return error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet");
             }
-            long producerId = batch.producerId();
-            short epoch = batch.producerEpoch();
-            int firstSequence = batch.baseSequence();
-            int lastSequence = Sequences.lastSequence(firstSequence, batch.lastOffsetDelta());
-            if (producerId != RecordBatchLayout.NO_PRODUCER_ID) {
-                PartitionProduceResponse refused = checkSequence(producerId, epoch, firstSequence, lastSequence,
-                        config);
-                if (refused != null) {
-                    return refused;
-                }
-            }
             ByteBuffer stored = records;
             if (Recompression.needed(batch, config.finalCompression)) {
                 stored = Recompression.rebuild(batch, config);
@@ -213,7 +155,7 @@ public final class PartitionAppender {
                             + tooLarge.message());
                 }
             }
-            return write(stored, producerId, epoch, firstSequence, lastSequence, mayWait);
+            return write(stored, mayWait);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
             return error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
@@ -236,11 +178,11 @@ public final class PartitionAppender {
     }
 
     /**
-     * Appends a checked batch, then records it in the producer state and wakes whoever waits for data;
-     * with {@code mayWait} false, null if the log refuses to append without waiting.
+     * Appends a validated batch (the log checks and records its producer in the same step) and, if it was
+     * written, wakes whoever waits for data; with {@code mayWait} false, null if the log refuses to append
+     * without waiting. A duplicate is answered as its original was, with its offsets.
      */
-    private PartitionProduceResponse write(ByteBuffer records, long producerId, short epoch, int firstSequence,
-                                           int lastSequence, boolean mayWait) throws IOException {
+    private PartitionProduceResponse write(ByteBuffer records, boolean mayWait) throws IOException {
         PartitionLog log = partition.log();
         // One broker: the in-sync replica set is this broker, so the append commits (acks=all is satisfied).
         AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), true)
@@ -248,51 +190,23 @@ public final class PartitionAppender {
         if (info == null) {
             return null;
         }
-        try {
-            maybeSnapshotAfterRoll(info.firstOffset(), mayWait);
-        } catch (IOException e) {
-            // The records are written; a missing snapshot only makes the next recovery replay more.
-            LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
+        switch (info.outcome()) {
+            case APPEND:
+                partition.notifyAppended();
+                break;
+            case DUPLICATE:
+                break;
+            case INVALID_PRODUCER_EPOCH:
+                return error(Errors.INVALID_PRODUCER_EPOCH, info.refusal());
+            case OUT_OF_ORDER_SEQUENCE:
+            default:
+                return error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal());
         }
-        if (producerId != RecordBatchLayout.NO_PRODUCER_ID) {
-            producerState.onBatchWritten(producerId, epoch, firstSequence, lastSequence, info.firstOffset(),
-                    info.lastOffset(), info.maxTimestampMs());
-        } else {
-            producerState.advanceTo(info.lastOffset() + 1);
-        }
-        partition.notifyAppended();
         return new PartitionProduceResponse()
                 .setErrorCode(Errors.NONE.code())
                 .setBaseOffset(info.firstOffset())
                 .setLogAppendTimeMs(info.logAppendTimeMs())
                 .setLogStartOffset(info.logStartOffset());
-    }
-
-    /** The idempotence rules; null to append, else the answer (a duplicate's original offsets, or an error). */
-    private PartitionProduceResponse checkSequence(long producerId, short epoch, int firstSequence, int lastSequence,
-                                                   LogConfig config) {
-        SequenceCheck check = producerState.check(producerId, epoch, firstSequence, lastSequence);
-        switch (check) {
-            case APPEND:
-                return null;
-            case DUPLICATE:
-                return new PartitionProduceResponse()
-                        .setErrorCode(Errors.NONE.code())
-                        .setBaseOffset(producerState.duplicateFirstOffset())
-                        .setLogAppendTimeMs(config.logAppendTime ? producerState.duplicateTimestampMs() : -1)
-                        .setLogStartOffset(partition.log().logStartOffset());
-            case INVALID_PRODUCER_EPOCH:
-                return error(Errors.INVALID_PRODUCER_EPOCH, "Epoch " + epoch + " of producer " + producerId
-                        + " is older than its current epoch " + producerState.producer(producerId).producerEpoch()
-                        + " on " + partition.topicPartition());
-            case OUT_OF_ORDER_SEQUENCE:
-            default:
-                ProducerStateEntry entry = producerState.producer(producerId);
-                return error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, "Out of order sequence for producer " + producerId
-                        + " epoch " + epoch + " on " + partition.topicPartition() + ": batch of sequences "
-                        + firstSequence + ".." + lastSequence + " after last sequence " + entry.lastSequence()
-                        + " of epoch " + entry.producerEpoch());
-        }
     }
 
     private static PartitionProduceResponse error(Errors error, String message) {
@@ -302,90 +216,6 @@ public final class PartitionAppender {
                 .setBaseOffset(-1)
                 .setLogAppendTimeMs(-1)
                 .setLogStartOffset(-1);
-    }
-
-    private void ensureLoaded() throws IOException {
-        if (producerState == null) {
-            producerState = ProducerStateLoader.load(partition.log());
-            activeSegmentBaseOffset = partition.log().activeSegmentBaseOffset();
-            TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(partition.log().dir());
-            lastSnapshotOffset = snapshots.isEmpty() ? -1 : snapshots.lastKey();
-        }
-    }
-
-    /**
-     * A new segment was rolled at the first offset of this append: snapshot the state as it was before
-     * the append, i.e. as of the new segment's base offset, as Kafka does at every roll. Without
-     * {@code mayWait} (another thread rolled the log just before this append) the entries are taken now
-     * and the file, which is fsynced, is written next on the io threads.
-     */
-    private void maybeSnapshotAfterRoll(long appendFirstOffset, boolean mayWait) throws IOException {
-        long base = partition.log().activeSegmentBaseOffset();
-        if (base == activeSegmentBaseOffset) {
-            return;
-        }
-        activeSegmentBaseOffset = base;
-        if (base != appendFirstOffset || producerState.mapEndOffset() != appendFirstOffset
-                || base == lastSnapshotOffset) {
-            return;
-        }
-        producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-        List<ProducerSnapshotFile.Entry> entries = producerState.snapshotEntriesAsOf(base);
-        if (mayWait) {
-            writeSnapshot(base, entries);
-            return;
-        }
-        queue.execute(() -> {
-            if (closed || partition.isOffline()) {
-                return; // the shutdown snapshot, or the next start's replay, covers this offset
-            }
-            try {
-                writeSnapshot(base, entries);
-            } catch (IOException e) {
-                LOG.error("Cannot write the producer snapshot of {} at its segment roll", partition, e);
-            }
-        });
-    }
-
-    private void writeSnapshot(long offset, List<ProducerSnapshotFile.Entry> entries) throws IOException {
-        PartitionLog log = partition.log();
-        ProducerSnapshotFile.write(log.dir(), offset, entries);
-        lastSnapshotOffset = offset;
-        deleteSnapshotsBelow(log.dir(), log.logStartOffset(), offset);
-    }
-
-    /**
-     * The shutdown snapshot, taken not at the log end but at the first offset of the oldest batch still
-     * cached for any producer within the active segment, so that the next start replays those batches
-     * and every producer gets back up to {@link ProducerStateEntry#MAX_CACHED_BATCHES} of them: a retry
-     * of any request that was in flight at shutdown is then answered as the duplicate it is. Kafka's
-     * snapshot format holds one batch a producer, and Kafka snapshots at the log end, so after its clean
-     * restart only the last batch is recognised and a retry of an earlier one is OUT_OF_ORDER_SEQUENCE;
-     * the file here stays in Kafka's format and valid for Kafka (a snapshot below the log end, which
-     * Kafka's loader replays from too). The replay is bounded by the active segment (the most a crash
-     * recovery replays anyway); a producer whose batches lie before it keeps only its last one. Later
-     * snapshots (of an earlier run's shutdown) are deleted: the loader would prefer them.
-     */
-    private void writeShutdownSnapshot() throws IOException {
-        PartitionLog log = partition.log();
-        producerState.advanceTo(log.logEndOffset());
-        producerState.removeExpired(clock.nowMs(), producerIdExpirationMs);
-        long offset = producerState.cachedBatchesStartOffset(log.activeSegmentBaseOffset());
-        for (Path later : ProducerSnapshotFile.list(log.dir()).tailMap(offset, false).values()) {
-            Files.deleteIfExists(later);
-        }
-        if (offset != lastSnapshotOffset || !Files.exists(ProducerSnapshotFile.path(log.dir(), offset))) {
-            writeSnapshot(offset, producerState.snapshotEntriesAsOf(offset));
-        }
-    }
-
-    /** Snapshots of offsets below the log start offset cover deleted segments; the newest is always kept. */
-    private static void deleteSnapshotsBelow(Path dir, long logStartOffset, long newest) throws IOException {
-        for (Map.Entry<Long, Path> snapshot : ProducerSnapshotFile.list(dir).headMap(logStartOffset, false).entrySet()) {
-            if (snapshot.getKey() != newest) {
-                Files.deleteIfExists(snapshot.getValue());
-            }
-        }
     }
 
     @Override

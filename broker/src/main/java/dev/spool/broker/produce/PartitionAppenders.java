@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * and the pool of {@code num.io.threads} threads for the work they do not do on the network threads
  * (see {@link PartitionAppender#append}). A partition object replaced by
  * the partition manager (topic deleted and created again) gets a fresh appender; appenders of
- * partitions no longer hosted are dropped by the periodic producer expiration check.
- * {@link #close()} writes each hosted partition's shutdown snapshot; close it before the logs.
+ * partitions no longer hosted are dropped by a periodic check.
+ * {@link #close()} lets the queued appends finish and refuses later ones; close it before the logs, which
+ * then write their producer snapshots.
  */
 public final class PartitionAppenders implements AutoCloseable {
 
@@ -35,11 +36,9 @@ public final class PartitionAppenders implements AutoCloseable {
     private final PartitionManager partitions;
     private final ExecutorService ioThreads;
     private final LogClock clock;
-    private final long producerIdExpirationMs;
     private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
 
-    public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock,
-                              long producerIdExpirationMs) {
+    public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock) {
         this.partitions = partitions;
         AtomicInteger threadNumber = new AtomicInteger();
         this.ioThreads = Executors.newFixedThreadPool(ioThreadCount, runnable -> {
@@ -48,7 +47,6 @@ public final class PartitionAppenders implements AutoCloseable {
             return thread;
         });
         this.clock = clock;
-        this.producerIdExpirationMs = producerIdExpirationMs;
     }
 
     /** The appender of {@code partition}, created on first use. */
@@ -59,22 +57,17 @@ public final class PartitionAppenders implements AutoCloseable {
         }
         return appenders.compute(partition.topicPartition(), (key, existing) ->
                 existing != null && existing.partition() == partition ? existing
-                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock, producerIdExpirationMs));
+                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock));
     }
 
-    /**
-     * Every {@code intervalMs} ({@code producer.id.expiration.check.interval.ms}), removes expired
-     * producers from each partition's state and drops the appenders of partitions no longer hosted.
-     */
-    public void scheduleExpiration(ScheduledExecutorService scheduler, long intervalMs) {
-        scheduler.scheduleWithFixedDelay(this::expireProducers, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    /** Every {@code intervalMs}, drops the appenders of partitions no longer hosted (their topic was deleted). */
+    public void scheduleRemovalOfUnhosted(ScheduledExecutorService scheduler, long intervalMs) {
+        scheduler.scheduleWithFixedDelay(this::removeUnhosted, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
-    void expireProducers() {
+    void removeUnhosted() {
         for (PartitionAppender appender : appenders.values()) {
-            if (isHosted(appender)) {
-                appender.removeExpiredProducers();
-            } else {
+            if (!isHosted(appender)) {
                 appenders.remove(appender.partition().topicPartition(), appender);
             }
         }
@@ -97,7 +90,7 @@ public final class PartitionAppenders implements AutoCloseable {
             CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
                     .get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            LOG.error("Producer state snapshots at shutdown did not all complete", e);
+            LOG.error("The appends queued at shutdown did not all complete", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

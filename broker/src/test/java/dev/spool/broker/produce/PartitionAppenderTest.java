@@ -11,6 +11,7 @@ import dev.spool.log.record.Header;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.log.producer.ProducerSnapshotFile;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import dev.spool.protocol.types.Uuid;
@@ -65,7 +66,7 @@ class PartitionAppenderTest {
         dir = dataDir.resolve("topic-0");
         log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
         partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, 3);
-        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS, 86_400_000L);
+        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS);
     }
 
     private void reopen(LogConfig config) throws IOException {
@@ -268,22 +269,6 @@ class PartitionAppenderTest {
     }
 
     @Test
-    void thePeriodicCheckDeletesSnapshotsOfSegmentsBelowTheLogStart() throws IOException {
-        open(LogConfig.defaults().with(Map.of("segment.bytes", "300")));
-        int batches = 12;
-        for (int i = 0; i < batches; i++) {
-            append(batch(PRODUCER, (short) 0, i * 2, 2));
-        }
-        List<Long> snapshots = new java.util.ArrayList<>(ProducerSnapshotFile.list(dir).keySet());
-        assertThat(snapshots).hasSizeGreaterThan(1);
-        long newest = snapshots.get(snapshots.size() - 1);
-        log.deleteRecordsBefore(newest);
-        appender.removeExpiredProducers().join();
-        assertThat(ProducerSnapshotFile.list(dir)).containsOnlyKeys(newest);
-        assertThat(append(batch(PRODUCER, (short) 0, batches * 2, 2)).baseOffset()).isEqualTo(batches * 2L);
-    }
-
-    @Test
     void acksAllIsMetByOneBrokerWhateverMinInsyncReplicasSinceItIsCappedAtTheReplicationFactor() throws IOException {
         open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")));
         PartitionProduceResponse written = append(batch(-1, (short) -1, -1, 1));
@@ -433,21 +418,21 @@ class PartitionAppenderTest {
         append(batch(PRODUCER, (short) 0, 0, 2));
         append(batch(-1, (short) -1, -1, 1));
         append(batch(PRODUCER, (short) 0, 2, 3));
-        reopen(LogConfig.defaults());
+        appender.close().join();
+        log.close();
         for (Path snapshot : ProducerSnapshotFile.list(dir).values()) {
             Files.delete(snapshot);
         }
-        ProducerStateManager rebuilt = ProducerStateLoader.load(log);
-        assertThat(rebuilt.mapEndOffset()).isEqualTo(6);
-        assertThat(rebuilt.producer(PRODUCER).lastSequence()).isEqualTo(4);
-        assertThat(rebuilt.producer(PRODUCER).batchCount()).isEqualTo(2);
-        assertThat(rebuilt.check(PRODUCER, (short) 0, 0, 1)).isEqualTo(SequenceCheck.DUPLICATE);
-        assertThat(rebuilt.duplicateFirstOffset()).isZero();
+        open(LogConfig.defaults());
+        assertThat(appender.producers().join()).singleElement()
+                .satisfies(producer -> assertThat(producer.lastSequence()).isEqualTo(4));
+        assertThat(append(batch(PRODUCER, (short) 0, 0, 2)).baseOffset()).as("both batches are cached").isZero();
         assertThat(append(batch(PRODUCER, (short) 0, 2, 3)).baseOffset()).isEqualTo(3);
+        assertThat(log.logEndOffset()).isEqualTo(6);
     }
 
     @Test
-    void aRollSnapshotsTheStateAtTheNewSegmentsBaseOffsetAndRecoveryReplaysOnlyAfterIt() throws IOException {
+    void aRollSnapshotsTheStateAtTheNewSegmentsBaseOffsetAndADamagedSnapshotIsReplacedByTheLog() throws IOException {
         LogConfig smallSegments = LogConfig.defaults().with(Map.of("segment.bytes", "300"));
         open(smallSegments);
         int sequence = 0;
@@ -461,15 +446,15 @@ class PartitionAppenderTest {
         long lastRoll = segmentBases.get(segmentBases.size() - 1);
         assertThat(ProducerSnapshotFile.read(ProducerSnapshotFile.path(dir, lastRoll)).get(0).lastOffset())
                 .isEqualTo(lastRoll - 1);
-        // A crash: no shutdown snapshot; a stale snapshot beyond the log end and a damaged newest one.
-        log.close();
+        // A crash (no shutdown snapshot), a stale snapshot beyond the log end and a damaged newest one.
+        log.closeAfterFailure();
         Files.write(ProducerSnapshotFile.path(dir, 1000), new byte[] {0, 1});
         Files.write(ProducerSnapshotFile.path(dir, lastRoll), new byte[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
         open(smallSegments);
-        ProducerStateManager recovered = ProducerStateLoader.load(log);
+        assertThat(appender.producers().join()).singleElement()
+                .satisfies(producer -> assertThat(producer.lastSequence()).isEqualTo(11));
         assertThat(ProducerSnapshotFile.list(dir)).doesNotContainKeys(1000L, lastRoll);
-        assertThat(recovered.mapEndOffset()).isEqualTo(12);
-        assertThat(recovered.producer(PRODUCER).lastSequence()).isEqualTo(11);
         assertThat(append(batch(PRODUCER, (short) 0, 10, 2)).baseOffset()).isEqualTo(10);
+        assertThat(log.logEndOffset()).isEqualTo(12);
     }
 }

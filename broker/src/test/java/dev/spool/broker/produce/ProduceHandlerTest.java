@@ -67,7 +67,7 @@ class ProduceHandlerTest {
         // The fixture's partition manager sees the same records as the image the handler reads.
         image = image.apply(records, records.size());
         fixture.apply(records.toArray(VersionedRecord[]::new));
-        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis, 86_400_000L);
+        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis);
         handler = new ProduceHandler(() -> image, partitions, appenders);
     }
 

@@ -1,4 +1,4 @@
-package dev.spool.broker.produce;
+package dev.spool.log.producer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,16 +1,12 @@
-package dev.spool.broker.produce;
+package dev.spool.log;
 
-import dev.spool.log.FetchSlice;
-import dev.spool.log.LogOffsetMetadata;
-import dev.spool.log.PartitionLog;
+import dev.spool.log.producer.ProducerSnapshotFile;
+import dev.spool.log.producer.ProducerSnapshots;
+import dev.spool.log.producer.ProducerStateManager;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.segment.BatchFileReader;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * Stateless: rebuilds the producer state of a partition as Kafka's log recovery does: snapshots past
  * the log end offset (their batches were truncated away) are deleted, the newest readable snapshot at
  * or below it is loaded (an unreadable one is deleted and the next older tried), then every batch from
- * there to the log end offset is replayed.
+ * there to the log end offset is replayed. Called by {@link PartitionLog} holding its lock.
  */
-public final class ProducerStateLoader {
+final class ProducerStateLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProducerStateLoader.class);
     /** Bytes read from the log per step of the replay. */
@@ -29,28 +25,24 @@ public final class ProducerStateLoader {
     private ProducerStateLoader() {
     }
 
-    public static ProducerStateManager load(PartitionLog log) throws IOException {
-        Path dir = log.dir();
+    static ProducerStateManager load(PartitionLog log, ProducerSnapshots snapshots) throws IOException {
         LogOffsetMetadata end = log.logEndMetadata();
         long endOffset = end.offset();
         long startOffset = log.logStartOffset();
-        TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
-        for (Path stale : snapshots.tailMap(endOffset, false).values()) {
-            LOG.info("Deleting producer snapshot {}: beyond the log end offset {}", stale, endOffset);
-            Files.deleteIfExists(stale);
-        }
+        snapshots.deleteAbove(endOffset);
         ProducerStateManager state = null;
-        for (Map.Entry<Long, Path> snapshot : snapshots.headMap(endOffset, true).descendingMap().entrySet()) {
+        for (long offset : snapshots.atOrBelowNewestFirst(endOffset)) {
             try {
-                ProducerStateManager loaded = new ProducerStateManager(snapshot.getKey());
-                for (ProducerSnapshotFile.Entry entry : ProducerSnapshotFile.read(snapshot.getValue())) {
+                ProducerStateManager loaded = new ProducerStateManager(offset);
+                for (ProducerSnapshotFile.Entry entry : snapshots.read(offset)) {
                     loaded.restore(entry);
                 }
                 state = loaded;
                 break;
             } catch (IOException e) {
-                LOG.warn("Deleting unreadable producer snapshot {}: {}", snapshot.getValue(), e.getMessage());
-                Files.deleteIfExists(snapshot.getValue());
+                LOG.warn("Deleting unreadable producer snapshot {}: {}", ProducerSnapshotFile.path(log.dir(), offset),
+                        e.getMessage());
+                snapshots.delete(offset);
             }
         }
         if (state == null) {
@@ -59,13 +51,13 @@ public final class ProducerStateLoader {
         long from = Math.max(state.mapEndOffset(), startOffset);
         int replayed = replay(log, state, from, end);
         state.advanceTo(endOffset);
-        LOG.info("Loaded producer state of {}: {} producers, {} batches replayed from offset {} to {}", dir,
+        LOG.info("Loaded producer state of {}: {} producers, {} batches replayed from offset {} to {}", log.dir(),
                 state.producers().size(), replayed, from, endOffset);
         return state;
     }
 
     /** Applies the batches of [from, to) to {@code state}; returns how many were applied. */
-    static int replay(PartitionLog log, ProducerStateManager state, long from, LogOffsetMetadata to)
+    private static int replay(PartitionLog log, ProducerStateManager state, long from, LogOffsetMetadata to)
             throws IOException {
         long next = from;
         int applied = 0;

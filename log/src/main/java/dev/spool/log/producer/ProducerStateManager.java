@@ -1,4 +1,4 @@
-package dev.spool.broker.produce;
+package dev.spool.log.producer;
 
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Not thread-safe: owned by one partition's append queue ({@link PartitionAppender}). The idempotent
+ * Not thread-safe: guarded by the lock of the partition log that owns it ({@code dev.spool.log.PartitionLog}),
+ * which checks and records each append in the same locked step as the append. The idempotent
  * producers of one partition and the batches each wrote, up to {@link #mapEndOffset()}: every batch
  * below that offset has been applied, so a snapshot taken now is valid for the log up to there.
  *
@@ -50,6 +51,16 @@ public final class ProducerStateManager {
 
     public Collection<ProducerStateEntry> producers() {
         return Collections.unmodifiableCollection(producers.values());
+    }
+
+    /** Each producer as DescribeProducers reports it, copied: the entries change with the next append. */
+    public List<ActiveProducer> activeProducers() {
+        List<ActiveProducer> active = new ArrayList<>(producers.size());
+        for (ProducerStateEntry producer : producers.values()) {
+            active.add(new ActiveProducer(producer.producerId(), producer.producerEpoch(), producer.lastSequence(),
+                    producer.lastTimestampMs(), producer.coordinatorEpoch(), -1));
+        }
+        return active;
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.spool.broker.produce;
+package dev.spool.log.producer;
 
 /**
  * Immutable: what {@link ProducerStateManager#check} decided about an idempotent batch, without an

@@ -1,4 +1,4 @@
-package dev.spool.broker.produce;
+package dev.spool.log.producer;
 
 /**
  * Stateless: arithmetic on producer sequence numbers, which run from 0 to {@link Integer#MAX_VALUE} and

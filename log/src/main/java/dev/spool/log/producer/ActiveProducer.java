@@ -1,0 +1,14 @@
+package dev.spool.log.producer;
+
+/**
+ * Immutable: one idempotent producer of a partition as DescribeProducers (KIP-664) reports it, copied
+ * out of the partition's producer state under the log's lock.
+ *
+ * @param lastSequence          last sequence of its newest batch, or -1
+ * @param lastTimestampMs       max timestamp of its newest batch, or -1
+ * @param coordinatorEpoch      the transaction coordinator's epoch; -1 until transactions exist
+ * @param currentTxnStartOffset first offset of its open transaction; -1 until transactions exist
+ */
+public record ActiveProducer(long producerId, short producerEpoch, int lastSequence, long lastTimestampMs,
+                             int coordinatorEpoch, long currentTxnStartOffset) {
+}
