@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.network.NetworkLimits;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.RequestObserver;
@@ -94,7 +95,7 @@ public final class NullBroker {
         // The network settings of a broker started with no settings: Kafka's socket buffers, a thread a core.
         BrokerConfig stock = new BrokerConfig(Map.of());
         return new NetworkServer(registry, apiVersions, stock.socketRequestMaxBytes(),
-                new NetworkTransport(stock.numNetworkThreads()), RequestObserver.NONE, stock.networkLimits());
+                new NetworkTransport(stock.numNetworkThreads()), RequestObserver.NONE, NetworkLimits.of(stock));
     }
 
     /** An answer given at once, on the network thread that read the request. */
