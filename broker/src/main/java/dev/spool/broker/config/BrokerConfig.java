@@ -157,6 +157,13 @@ public final class BrokerConfig {
             "The most members a classic group may have.")
             .validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<Integer> GROUP_COORDINATOR_THREADS = ConfigKey.integer(
+            "group.coordinator.threads", 4,
+            "Threads of the group coordinator: each partition of __consumer_offsets this broker leads has its groups "
+                    + "on one of them (partition modulo threads), which runs that partition's requests and timers one "
+                    + "at a time.")
+            .validatedBy(ConfigValidator.atLeast(1));
+
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
@@ -175,7 +182,7 @@ public final class BrokerConfig {
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
-            METRICS_LISTENER);
+            GROUP_COORDINATOR_THREADS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.coordinator.CoordinatorTimer;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.HeartbeatRequestData;
 import dev.spool.protocol.message.JoinGroupRequestData;
@@ -509,6 +510,16 @@ final class ClassicGroupMembership {
             }
         }
         return memberId != null && group.hasMember(memberId) ? null : Errors.UNKNOWN_MEMBER_ID;
+    }
+
+    /** Answers every parked JoinGroup and SyncGroup with {@code error}: the shard is being unloaded. */
+    void answerParked(Errors error) {
+        for (ClassicGroup group : shard.groups()) {
+            for (Member member : group.members()) {
+                member.completeJoin(joinErrorResponse(error, member.memberId()));
+                member.completeSync(syncError(error));
+            }
+        }
     }
 
     private static CompletableFuture<JoinGroupResponseData> joinError(Errors error, String memberId) {

@@ -1,5 +1,8 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.coordinator.CoordinatorShard;
+import dev.spool.broker.coordinator.CoordinatorTimer;
+import dev.spool.protocol.Errors;
 import dev.spool.protocol.group.GroupMetadataKeyData;
 import dev.spool.protocol.group.GroupMetadataValueData;
 import dev.spool.protocol.group.GroupMetadataValueData.MemberMetadata;
@@ -24,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * memory, and each completed generation is written as a GroupMetadata record, which is what replay
  * restores. Not thread-safe: owned by the coordinator thread.
  */
-final class GroupCoordinatorShard {
+final class GroupCoordinatorShard implements CoordinatorShard {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinatorShard.class);
 
@@ -55,7 +58,8 @@ final class GroupCoordinatorShard {
     }
 
     /** Rebuilds the state by replaying the partition, then starts the session timers of restored members. */
-    void load() throws IOException {
+    @Override
+    public void load() throws IOException {
         long startMs = clockMs.getAsLong();
         log.replay(this::replay);
         loaded = true;
@@ -66,6 +70,12 @@ final class GroupCoordinatorShard {
             LOG.info("Loaded __consumer_offsets-{}: {} groups, {} committed offsets in {} ms", partition,
                     groups.size(), offsets.size(), clockMs.getAsLong() - startMs);
         }
+    }
+
+    /** Leadership of the partition moved: parked joins and syncs hear NOT_COORDINATOR and find the new one. */
+    @Override
+    public void unload() {
+        membership.answerParked(Errors.NOT_COORDINATOR);
     }
 
     boolean isLoaded() {

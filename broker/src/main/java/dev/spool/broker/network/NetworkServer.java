@@ -7,6 +7,7 @@ import dev.spool.broker.config.Endpoint;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -15,6 +16,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -59,16 +61,17 @@ public final class NetworkServer implements AutoCloseable {
     }
 
     /** Binds a PLAINTEXT listener (as {@link #bind(Endpoint, String)}). */
-    public Endpoint bind(Endpoint endpoint) throws InterruptedException {
+    public Endpoint bind(Endpoint endpoint) throws IOException, InterruptedException {
         return bind(endpoint, "PLAINTEXT");
     }
 
     /**
      * Binds a listener speaking {@code securityProtocol} (PLAINTEXT only, until TLS and SASL arrive) and
      * returns the endpoint actually bound (port 0 becomes the chosen port). Each of its connections carries
-     * that listener's identity into every request's context.
+     * that listener's identity into every request's context. A listener that cannot be bound (the port is
+     * taken, the address is not this machine's) is an IOException naming the listener and its address.
      */
-    public Endpoint bind(Endpoint endpoint, String securityProtocol) throws InterruptedException {
+    public Endpoint bind(Endpoint endpoint, String securityProtocol) throws IOException, InterruptedException {
         if (!"PLAINTEXT".equals(securityProtocol)) {
             throw new IllegalArgumentException("Cannot serve " + securityProtocol + " on " + endpoint);
         }
@@ -104,7 +107,12 @@ public final class NetworkServer implements AutoCloseable {
                         connections.add(channel);
                     }
                 });
-        Channel channel = bootstrap.bind(endpoint.host(), endpoint.port()).sync().channel();
+        ChannelFuture binding = bootstrap.bind(endpoint.host(), endpoint.port()).await();
+        if (!binding.isSuccess()) {
+            throw new IOException("Cannot bind listener " + endpoint.listenerName() + " to " + endpoint.host() + ":"
+                    + endpoint.port() + ": " + binding.cause().getMessage(), binding.cause());
+        }
+        Channel channel = binding.channel();
         serverChannels.add(channel);
         InetSocketAddress bound = (InetSocketAddress) channel.localAddress();
         return endpoint.withPort(bound.getPort());

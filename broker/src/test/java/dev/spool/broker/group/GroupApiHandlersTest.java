@@ -11,15 +11,20 @@ import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.coordinator.CoordinatorRuntime;
 import dev.spool.broker.metadata.ConfigResource;
+import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicDefaults;
+import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
@@ -88,7 +93,8 @@ class GroupApiHandlersTest {
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes());
         topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
-        coordinator = new GroupCoordinator(settings, metadata, topics, partitions, System::currentTimeMillis);
+        coordinator = new GroupCoordinator(settings, 1, new CoordinatorRuntime<>("group", 2), metadata, topics, partitions,
+                System::currentTimeMillis);
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
@@ -200,6 +206,42 @@ class GroupApiHandlersTest {
                         .setMemberId(joined.memberId()).setAssignments(List.of()));
         assertThat(synced.errorCode()).isZero();
         return joined;
+    }
+
+    @Test
+    void groupsUnloadWhenTheirPartitionsLeadershipMovesAwayAndAreReplayedWhenItComesBack() throws Exception {
+        call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g"));
+        createTopic("t", 1);
+        assertThat(errorsByPartition(commitToExistingAndMissing(8, "mover", -1, ""))).startsWith("t-0 NONE");
+        int offsetsPartition = coordinator.partitionFor("mover");
+
+        moveLeader(offsetsPartition, 2);
+        assertThat(fetchCommitted("mover").errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
+        String elsewhere = "other";
+        while (coordinator.partitionFor(elsewhere) == offsetsPartition) {
+            elsewhere += "-";
+        }
+        assertThat(fetchCommitted(elsewhere).errorCode()).as("a group on another partition is still served").isZero();
+
+        moveLeader(offsetsPartition, 1);
+        OffsetFetchResponseData replayed = fetchCommitted("mover");
+        assertThat(replayed.errorCode()).isZero();
+        assertThat(replayed.topics()).singleElement().satisfies(topic -> assertThat(topic.partitions())
+                .singleElement().satisfies(partition -> assertThat(partition.committedOffset()).isEqualTo(5)));
+    }
+
+    /** A PartitionChangeRecord making {@code leader} the leader of a partition of __consumer_offsets. */
+    private void moveLeader(int offsetsPartition, int leader) throws Exception {
+        Uuid topicId = metadata.image().topic(GroupCoordinator.TOPIC).id();
+        metadata.submit(image -> new MetadataChange<>(List.of(new VersionedRecord(MetadataRecordType.PARTITION_CHANGE_RECORD,
+                (short) 0, new PartitionChangeRecordData().setTopicId(topicId).setPartitionId(offsetsPartition).setLeader(leader))),
+                null)).get(10, TimeUnit.SECONDS);
+        assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partition(offsetsPartition).leader()).isEqualTo(leader);
+    }
+
+    private OffsetFetchResponseData fetchCommitted(String group) throws Exception {
+        return (OffsetFetchResponseData) call(ApiKey.OFFSET_FETCH, 7,
+                new OffsetFetchRequestData().setGroupId(group).setTopics(null));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.coordinator.CoordinatorTimer;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,0 +1,86 @@
+package dev.spool.broker;
+
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.ClusterHandler;
+import dev.spool.broker.api.ConfigsHandler;
+import dev.spool.broker.api.DeleteRecordsHandler;
+import dev.spool.broker.api.DescribeTopicPartitionsHandler;
+import dev.spool.broker.api.LogDirsHandler;
+import dev.spool.broker.api.MetadataHandler;
+import dev.spool.broker.api.TopicsHandler;
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.ConfigController;
+import dev.spool.broker.config.ConfigDescriber;
+import dev.spool.broker.fetch.ListOffsetsHandler;
+import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
+import dev.spool.broker.group.FindCoordinatorHandler;
+import dev.spool.broker.group.GroupHandler;
+import dev.spool.broker.group.OffsetHandler;
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.produce.DescribeProducersHandler;
+import dev.spool.broker.produce.InitProducerIdHandler;
+import dev.spool.broker.produce.ProduceHandler;
+import dev.spool.broker.produce.ProducerIdManager;
+import dev.spool.protocol.message.ApiKey;
+
+/**
+ * The broker's fifth layer: every API it answers, each registered with the versions it serves (what
+ * ApiVersions advertises), its handler built over the layers below. Handlers hold no resources of their
+ * own (the fetch handler's parking belongs to the partition layer), so nothing here is closed. A new
+ * API family registers here; an authorizer will wrap the registry's handlers. Immutable once built.
+ */
+final class ApiLayer {
+
+    final ApiRegistry registry;
+    final ApiVersionsHandler apiVersions;
+
+    private ApiLayer(ApiRegistry registry, ApiVersionsHandler apiVersions) {
+        this.registry = registry;
+        this.apiVersions = apiVersions;
+    }
+
+    static ApiLayer build(BrokerConfig config, StorageLayer storage, MetadataLayer metadataLayer,
+                          PartitionLayer partitionLayer, CoordinatorLayer coordinators) {
+        MetadataManager metadata = metadataLayer.metadata;
+        TopicController topics = metadataLayer.topics;
+        ApiRegistry registry = new ApiRegistry();
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
+        registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions);
+
+        ConfigDescriber configDescriber = new ConfigDescriber(metadataLayer.configLayers);
+        new TopicsHandler(metadata, topics, configDescriber).registerIn(registry);
+        new ConfigsHandler(metadata, configDescriber, new ConfigController(config.nodeId(),
+                storage::invalidTopicConfig)).registerIn(registry);
+        registry.register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
+                        new MetadataHandler(metadataLayer::cluster, metadata::image, !config.autoCreateTopics() ? null
+                                : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false)),
+                                partitionLayer.partitions))
+                .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
+                        new ClusterHandler(metadataLayer::cluster))
+                .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
+                        new DescribeTopicPartitionsHandler(metadata::image, partitionLayer.partitions))
+                .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitionLayer.partitions, storage.scheduler))
+                .register(ApiKey.DELETE_RECORDS, 0, 2,
+                        new DeleteRecordsHandler(partitionLayer.partitions, storage.scheduler));
+
+        registry.register(ApiKey.FETCH, 4, ApiKey.FETCH.highestVersion, partitionLayer.fetchHandler)
+                .register(ApiKey.LIST_OFFSETS, 1, ApiKey.LIST_OFFSETS.highestVersion,
+                        new ListOffsetsHandler(partitionLayer.hosted))
+                .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
+                        new OffsetForLeaderEpochHandler(partitionLayer.hosted));
+        registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
+                        new ProduceHandler(metadata::image, partitionLayer.partitions, partitionLayer.appenders))
+                .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
+                        new InitProducerIdHandler(new ProducerIdManager(metadata, config.nodeId())))
+                .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
+                        new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders));
+
+        registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
+                new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
+        new GroupHandler(coordinators.groups).registerIn(registry);
+        new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
+        return new ApiLayer(registry, apiVersions);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.spool.broker;
+
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.metrics.BrokerMetrics;
+import dev.spool.broker.network.NetworkLimits;
+import dev.spool.broker.network.NetworkServer;
+import dev.spool.broker.network.NetworkTransport;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The broker's last layer, what the outside reaches: the metrics endpoint and the listeners, bound only
+ * once every layer below serves. Closed first: the listeners stop taking requests and drain the ones in
+ * flight before anything they use closes. Immutable once started.
+ */
+final class NetworkLayer implements AutoCloseable {
+
+    final List<Endpoint> bound;
+    final List<Endpoint> advertised;
+    private final Closer closer;
+
+    private NetworkLayer(List<Endpoint> bound, List<Endpoint> advertised, Closer closer) {
+        this.bound = bound;
+        this.advertised = advertised;
+        this.closer = closer;
+    }
+
+    /** Starts the metrics and binds every listener on {@code transport}, which the server owns from then on. */
+    static NetworkLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
+                              PartitionLayer partitions, CoordinatorLayer coordinators, ApiLayer apis,
+                              NetworkTransport transport) throws IOException, InterruptedException {
+        Closer closer = new Closer();
+        try {
+            BrokerMetrics metrics = closer.register(new BrokerMetrics(metadata.metadata::image,
+                    partitions.partitions, coordinators.groups, storage.logs.cleaner().stats()));
+            metadata.metadata.addListener(metrics);
+            if (config.metricsListener() != null) {
+                metrics.serve(config.metricsListener());
+            }
+            NetworkServer network = closer.register(new NetworkServer(apis.registry, apis.apiVersions,
+                    config.socketRequestMaxBytes(), transport, metrics.requests(), NetworkLimits.of(config)));
+            List<Endpoint> bound = new ArrayList<>();
+            for (Endpoint listener : config.listeners()) {
+                bound.add(network.bind(listener, config.securityProtocolOf(listener)));
+            }
+            return new NetworkLayer(List.copyOf(bound), advertisedEndpoints(config, bound), closer);
+        } catch (IOException | RuntimeException | InterruptedException | Error e) {
+            closer.close();
+            throw e;
+        }
+    }
+
+    /** advertised.listeners, or else the bound listeners (0.0.0.0 is where we listen, never where a client connects). */
+    private static List<Endpoint> advertisedEndpoints(BrokerConfig config, List<Endpoint> bound) {
+        List<Endpoint> advertised = config.advertisedListeners();
+        if (!advertised.isEmpty()) {
+            return advertised;
+        }
+        List<Endpoint> reachable = new ArrayList<>(bound.size());
+        for (Endpoint endpoint : bound) {
+            reachable.add(endpoint.host().isEmpty() || endpoint.host().equals("0.0.0.0")
+                    ? endpoint.withHostOfThisMachine() : endpoint);
+        }
+        return List.copyOf(reachable);
+    }
+
+    @Override
+    public void close() {
+        closer.close();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.spool.broker;
+
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.fetch.FetchHandler;
+import dev.spool.broker.fetch.FetchSessionCache;
+import dev.spool.broker.fetch.HostedPartitionLookup;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.produce.PartitionAppenders;
+
+/**
+ * The broker's third layer: the partitions this broker hosts (following the metadata image), the write
+ * path into them (one appender queue per partition on the I/O threads) and the read path out of them
+ * (fetch sessions, parked fetches). The replica fetcher will join here, reading from other brokers'
+ * leaders into the same partitions. Closed writes first, then reads, then the partitions. Immutable
+ * once started.
+ */
+final class PartitionLayer implements AutoCloseable {
+
+    final PartitionManager partitions;
+    final HostedPartitionLookup hosted;
+    final FetchHandler fetchHandler;
+    final PartitionAppenders appenders;
+    private final Closer closer;
+
+    private PartitionLayer(PartitionManager partitions, HostedPartitionLookup hosted, FetchHandler fetchHandler,
+                           PartitionAppenders appenders, Closer closer) {
+        this.partitions = partitions;
+        this.hosted = hosted;
+        this.fetchHandler = fetchHandler;
+        this.appenders = appenders;
+        this.closer = closer;
+    }
+
+    static PartitionLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata) {
+        Closer closer = new Closer();
+        try {
+            PartitionManager partitions = closer.register(new PartitionManager(config.nodeId(), storage.logs,
+                    metadata.configLayers::topicLogDefaults));
+            metadata.metadata.addListener(partitions);
+            HostedPartitionLookup hosted = new HostedPartitionLookup(partitions, metadata.metadata::image);
+            FetchHandler fetchHandler = closer.register(new FetchHandler(hosted, new FetchSessionCache(
+                    config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
+                    storage.clock::nowMs));
+            PartitionAppenders appenders = closer.register(
+                    new PartitionAppenders(partitions, config.numIoThreads(), storage.clock));
+            appenders.scheduleRemovalOfUnhosted(storage.scheduler, config.producerIdExpirationCheckIntervalMs());
+            return new PartitionLayer(partitions, hosted, fetchHandler, appenders, closer);
+        } catch (RuntimeException | Error e) {
+            closer.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        closer.close();
+    }
+}
