@@ -1,5 +1,6 @@
 package dev.spool.broker.partition;
 
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
@@ -7,24 +8,23 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A partition this broker hosts: its log, the topic id, and the replica state of milestone 2
- * (leader epoch; the high watermark lives in the log). On one broker every partition is led here
- * and the in-sync replica set is this broker, so the high watermark follows the log end offset.
- * Thread-safe: the log serializes appends; the epoch is set by the metadata thread.
+ * A partition this broker hosts: its log, the topic id, and its assignment as the latest metadata
+ * image has it (replicas, in-sync replicas, leader, epochs; the high watermark lives in the log).
+ * Thread-safe: the log serializes appends; the assignment is replaced by the metadata thread.
  */
 public final class Partition {
 
     private final TopicPartition topicPartition;
     private final Uuid topicId;
     private final PartitionLog log;
-    private volatile int leaderEpoch;
+    private volatile PartitionImage assignment;
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
 
-    public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, int leaderEpoch) {
+    public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, PartitionImage assignment) {
         this.topicPartition = topicPartition;
         this.topicId = topicId;
         this.log = log;
-        this.leaderEpoch = leaderEpoch;
+        this.assignment = assignment;
     }
 
     public TopicPartition topicPartition() {
@@ -45,11 +45,16 @@ public final class Partition {
     }
 
     public int leaderEpoch() {
-        return leaderEpoch;
+        return assignment.leaderEpoch();
     }
 
-    void setLeaderEpoch(int epoch) {
-        this.leaderEpoch = epoch;
+    /** Replicas, in-sync replicas, leader and epochs, as of the latest metadata image. */
+    public PartitionImage assignment() {
+        return assignment;
+    }
+
+    void setAssignment(PartitionImage assignment) {
+        this.assignment = assignment;
     }
 
     /** Registers a listener told of every append until it is removed (a parked fetch watching this partition). */
@@ -78,6 +83,6 @@ public final class Partition {
 
     @Override
     public String toString() {
-        return topicPartition + "@" + leaderEpoch;
+        return topicPartition + "@" + assignment.leaderEpoch();
     }
 }

@@ -149,12 +149,12 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                     continue;
                 }
                 if (partition == null) {
-                    partition = open(topicPartition, topic.id(), config, image.leaderEpoch());
+                    partition = open(topicPartition, topic.id(), config, image);
                     if (partition != null) {
                         partitions.put(topicPartition, partition);
                     }
                 } else {
-                    partition.setLeaderEpoch(image.leaderEpoch());
+                    partition.setAssignment(image);
                     if (configMayHaveChanged
                             && !config.asProperties().equals(partition.log().config().asProperties())) {
                         partition.log().updateConfig(config);
@@ -165,10 +165,10 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     }
 
     /** The partition with its log (an offline one if its dir failed); null if no log dir is online to create it. */
-    private Partition open(TopicPartition topicPartition, Uuid topicId, LogConfig config, int leaderEpoch) {
+    private Partition open(TopicPartition topicPartition, Uuid topicId, LogConfig config, PartitionImage assignment) {
         PartitionLog offline = logs.offlineLogs().get(topicPartition);
         if (offline != null) {
-            return new Partition(topicPartition, topicId, offline, leaderEpoch);
+            return new Partition(topicPartition, topicId, offline, assignment);
         }
         try {
             PartitionLog log = logs.getOrCreate(topicPartition);
@@ -179,7 +179,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
             // The only replica leads with itself as the whole ISR: its high watermark is its log end at once
             // (the checkpointed one lags after a crash, which would hide acknowledged records until the next append).
             log.updateHighWatermark(log.logEndOffset());
-            return new Partition(topicPartition, topicId, log, leaderEpoch);
+            return new Partition(topicPartition, topicId, log, assignment);
         } catch (LogDirOfflineException e) {
             LOG.error("Partition {} is not hosted: {}", topicPartition, e.getMessage());
             return null;

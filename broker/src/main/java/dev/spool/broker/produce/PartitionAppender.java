@@ -1,5 +1,6 @@
 package dev.spool.broker.produce;
 
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.AppendInfo;
 import dev.spool.log.LogClock;
@@ -33,9 +34,6 @@ public final class PartitionAppender {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
     private static final short ACKS_ALL = -1;
-    /** One broker: every partition's replica set, and so its in-sync replica set, is this broker. */
-    private static final int REPLICATION_FACTOR = 1;
-    private static final int IN_SYNC_REPLICAS = 1;
 
     private final Partition partition;
     private final SerialExecutor queue;
@@ -57,7 +55,7 @@ public final class PartitionAppender {
      * Validates and appends the records a client sent for this partition (Produce v3+: one batch,
      * modified in place: offsets, leader epoch, maybe LogAppendTime) and answers with the partition's
      * part of the produce response. With {@code acks} -1 the in-sync
-     * replica set (this broker alone) must reach the effective {@code min.insync.replicas} (see
+     * replica set (as the metadata image has it) must reach the effective {@code min.insync.replicas} (see
      * {@link #effectiveMinInsyncReplicas}), else NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
      *
      * <p>Design note: the append runs here, on the calling network thread, when nothing of this partition
@@ -132,10 +130,13 @@ public final class PartitionAppender {
                 return null;
             }
             // Kafka checks the in-sync replicas before it looks at the records.
-            int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, REPLICATION_FACTOR);
-            if (acks == ACKS_ALL && IN_SYNC_REPLICAS < minInsyncReplicas) {
+            PartitionImage assignment = partition.assignment();
+            int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
+            int inSyncReplicas = assignment.isr().size();
+            if (acks == ACKS_ALL && inSyncReplicas < minInsyncReplicas) {
                 return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
-                        + " has " + IN_SYNC_REPLICAS + " replica, fewer than min.insync.replicas = " + minInsyncReplicas);
+                        + " has " + inSyncReplicas + (inSyncReplicas == 1 ? " replica" : " replicas")
+                        + ", fewer than min.insync.replicas = " + minInsyncReplicas);
             }
             Rejection rejection = validator.validate(records, produceVersion, config, clock.nowMs());
             if (rejection != null) {

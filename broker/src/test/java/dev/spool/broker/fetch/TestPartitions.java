@@ -1,5 +1,6 @@
 package dev.spool.broker.fetch;
 
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
@@ -8,6 +9,7 @@ import dev.spool.log.TopicPartition;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.types.Uuid;
+import java.util.List;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +43,8 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
         TopicPartition topicPartition = new TopicPartition(topic, partition);
         PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(), clock,
                 scheduler);
-        Partition created = new Partition(topicPartition, topicId, log, leaderEpoch);
+        Partition created = new Partition(topicPartition, topicId, log,
+                new PartitionImage(partition, List.of(1), List.of(1), 1, leaderEpoch, 0));
         byName.put(topic + "-" + partition, created);
         names.put(topicId, topic);
         return created;

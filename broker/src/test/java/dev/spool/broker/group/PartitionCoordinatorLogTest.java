@@ -3,6 +3,7 @@ package dev.spool.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.partition.AppendListener;
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
@@ -37,7 +38,7 @@ class PartitionCoordinatorLogTest {
     private Partition open(LogConfig config) throws Exception {
         TopicPartition topicPartition = new TopicPartition(GroupCoordinator.TOPIC, 3);
         PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), config, () -> 5_000L, scheduler);
-        return new Partition(topicPartition, Uuid.randomUuid(), log, 4);
+        return new Partition(topicPartition, Uuid.randomUuid(), log, new PartitionImage(3, List.of(1), List.of(1), 1, 4, 0));
     }
 
     @Test

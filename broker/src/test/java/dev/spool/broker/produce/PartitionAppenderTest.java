@@ -2,6 +2,7 @@ package dev.spool.broker.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
@@ -63,9 +64,13 @@ class PartitionAppenderTest {
     }
 
     private void open(LogConfig config, Executor ioThreads) throws IOException {
+        open(config, ioThreads, new PartitionImage(0, List.of(1), List.of(1), 1, 3, 0));
+    }
+
+    private void open(LogConfig config, Executor ioThreads, PartitionImage assignment) throws IOException {
         dir = dataDir.resolve("topic-0");
         log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
-        partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, 3);
+        partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, assignment);
         appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS);
     }
 
@@ -274,6 +279,26 @@ class PartitionAppenderTest {
         PartitionProduceResponse written = append(batch(-1, (short) -1, -1, 1));
         assertThat(written.errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(written.baseOffset()).isZero();
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void acksAllNeedsMinInsyncReplicasInTheIsrTheMetadataImageGives() throws IOException {
+        // Three replicas, and only the leader in sync: acks=all is refused before anything is written.
+        open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")), Runnable::run,
+                new PartitionImage(0, List.of(1, 2, 3), List.of(1), 1, 3, 0));
+        PartitionProduceResponse refused = append(batch(-1, (short) -1, -1, 1));
+        assertThat(refused.errorCode()).isEqualTo(Errors.NOT_ENOUGH_REPLICAS.code());
+        assertThat(refused.errorMessage()).isEqualTo(
+                "The in-sync replica set of topic-0 has 1 replica, fewer than min.insync.replicas = 2");
+        assertThat(log.logEndOffset()).isZero();
+
+        // The ISR grew to two: the same batch is written.
+        appender.close().join();
+        log.close();
+        open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")), Runnable::run,
+                new PartitionImage(0, List.of(1, 2, 3), List.of(1, 2), 1, 3, 1));
+        assertThat(append(batch(-1, (short) -1, -1, 1)).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(log.logEndOffset()).isEqualTo(1);
     }
 
