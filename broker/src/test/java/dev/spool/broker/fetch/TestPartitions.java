@@ -1,7 +1,7 @@
 package dev.spool.broker.fetch;
 
 import dev.spool.broker.partition.Partition;
-import dev.spool.log.LogClock;
+import dev.spool.fixtures.ManualClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -28,10 +28,10 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Map<String, Partition> byName = new HashMap<>();
     private final Map<Uuid, String> names = new HashMap<>();
-    long nowMs = 1_700_000_000_000L;
+    /** The logs' clock, and the handlers' in the tests. */
+    final ManualClock clock = new ManualClock();
     /** How many times a reader looked a partition up: once per partition per read of a fetch. */
     final java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
-    private final LogClock clock = () -> nowMs;
 
     TestPartitions(Path dir) {
         this.dir = dir;
@@ -39,8 +39,8 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
 
     Partition create(String topic, int partition, Uuid topicId, int leaderEpoch) throws IOException {
         TopicPartition topicPartition = new TopicPartition(topic, partition);
-        PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(), clock,
-                scheduler);
+        PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(),
+                clock::nowMs, scheduler);
         Partition created = new Partition(topicPartition, topicId, log, leaderEpoch);
         byName.put(topic + "-" + partition, created);
         names.put(topicId, topic);
