@@ -10,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 
-/** Not thread-safe: what the benchmarks share (a 16 KiB batch, a scratch directory, a scheduler). */
+/** Not thread-safe: what the benchmarks share (a 16 KiB batch, a log config, a scratch directory). */
 final class BenchLogs {
     /** The batch size the issue asks for: 16 KiB, as a busy producer's batch.size sends. */
     static final int BATCH_BYTES = 16 * 1024;
@@ -43,13 +41,5 @@ final class BenchLogs {
     static Path newDir(String name) throws IOException {
         Path root = Path.of(System.getProperty("spool.bench.dir", System.getProperty("java.io.tmpdir")));
         return Files.createTempDirectory(root, name);
-    }
-
-    static ScheduledExecutorService scheduler() {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "bench-scheduler");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 }

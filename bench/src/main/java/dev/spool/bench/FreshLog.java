@@ -1,5 +1,6 @@
 package dev.spool.bench;
 
+import dev.spool.fixtures.DaemonScheduler;
 import dev.spool.log.FileTrees;
 import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
@@ -11,7 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /** Not thread-safe (one benchmark thread): an empty partition log in a new scratch directory, and a 16 KiB batch. */
 final class FreshLog {
-    final ScheduledExecutorService scheduler = BenchLogs.scheduler();
+    final ScheduledExecutorService scheduler = DaemonScheduler.start("bench-scheduler");
     final Path dir;
     final PartitionLog log;
     final ByteBuffer batch = BenchLogs.batch16KiB();

@@ -2,8 +2,7 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.spool.fixtures.ProcessOutput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -24,8 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM stops cleanly.
  */
 class DistributionIT {
-
-    private static final Pattern STARTED = Pattern.compile("started in \\d+ ms, listening on \\[PLAINTEXT://([^:\\]]+):(\\d+)");
 
     @TempDir
     Path dir;
@@ -56,34 +52,18 @@ class DistributionIT {
 
         Process server = process(home, tools, "server", "--config", "config/server.properties",
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + dir.resolve("data"));
-        List<String> output = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        Thread pump = new Thread(() -> {
-            try (BufferedReader reader = new BufferedReader(
-                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-                reader.lines().forEach(output::add);
-            } catch (java.io.IOException | java.io.UncheckedIOException e) {
-                output.add("<output ended: " + e + ">");
-            }
-        });
-        pump.start();
+        ProcessOutput output = ProcessOutput.pump(server, "spool-output-" + server.pid());
         try {
-            Matcher started = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (started == null && server.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-                synchronized (output) {
-                    started = output.stream().map(STARTED::matcher).filter(Matcher::find).findFirst().orElse(null);
-                }
-            }
-            assertThat(started).as("start-up line in %s", output).isNotNull();
+            Matcher started = SpoolProcess.awaitStarted(output, 60_000).orElse(null);
+            assertThat(started).as("start-up line in %s", output.lines()).isNotNull();
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", started.group(1) + ":" + started.group(2)))) {
                 assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
             }
             server.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            pump.join(10_000);
-            assertThat(output).anySatisfy(line -> assertThat(line).contains("Spool broker stopped"));
-            assertThat(output).noneMatch(line -> line.contains("mvn called"));
+            output.awaitEnd(10_000);
+            assertThat(output.lines()).anySatisfy(line -> assertThat(line).contains("Spool broker stopped"));
+            assertThat(output.lines()).noneMatch(line -> line.contains("mvn called"));
         } finally {
             server.destroyForcibly();
         }

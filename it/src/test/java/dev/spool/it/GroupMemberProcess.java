@@ -1,12 +1,8 @@
 package dev.spool.it;
 
-import java.io.BufferedReader;
+import dev.spool.fixtures.JavaCommand;
+import dev.spool.fixtures.ProcessOutput;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -17,58 +13,40 @@ import java.util.TreeSet;
 final class GroupMemberProcess implements AutoCloseable {
 
     private final Process process;
-    private final List<String> output = Collections.synchronizedList(new ArrayList<>());
+    private final ProcessOutput output;
 
     private GroupMemberProcess(Process process) {
         this.process = process;
-        Thread pump = new Thread(this::pump, "group-member-" + process.pid());
-        pump.setDaemon(true);
-        pump.start();
+        this.output = ProcessOutput.pump(process, "group-member-" + process.pid());
     }
 
     static GroupMemberProcess start(String bootstrap, String topic, String group, String assignor) throws IOException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"), GroupMemberMain.class.getName(), bootstrap, topic, group,
-                assignor);
+        List<String> command = JavaCommand.onThisClassPath(List.of("-Xmx128m"), GroupMemberMain.class.getName(),
+                List.of(bootstrap, topic, group, assignor));
         return new GroupMemberProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
-    }
-
-    private void pump() {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                output.add(line);
-            }
-        } catch (IOException e) {
-            output.add("output failed: " + e);
-        }
     }
 
     /** The partitions it last said it owns; empty before its first assignment. */
     Set<Integer> assignment() {
-        synchronized (output) {
-            for (int i = output.size() - 1; i >= 0; i--) {
-                String line = output.get(i);
-                if (line.startsWith("ASSIGNMENT ")) {
-                    Set<Integer> partitions = new TreeSet<>();
-                    String list = line.substring("ASSIGNMENT ".length()).trim();
-                    if (!list.isEmpty()) {
-                        for (String partition : list.split(",")) {
-                            partitions.add(Integer.parseInt(partition));
-                        }
+        List<String> lines = output.lines();
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            String line = lines.get(i);
+            if (line.startsWith("ASSIGNMENT ")) {
+                Set<Integer> partitions = new TreeSet<>();
+                String list = line.substring("ASSIGNMENT ".length()).trim();
+                if (!list.isEmpty()) {
+                    for (String partition : list.split(",")) {
+                        partitions.add(Integer.parseInt(partition));
                     }
-                    return partitions;
                 }
+                return partitions;
             }
         }
         return Set.of();
     }
 
     String output() {
-        synchronized (output) {
-            return String.join("\n", output);
-        }
+        return String.join("\n", output.lines());
     }
 
     /** SIGKILL: the member vanishes without leaving its group. */

@@ -1,8 +1,8 @@
 package dev.spool.it;
 
+import dev.spool.fixtures.JavaCommand;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,13 +26,7 @@ public final class KafkaTool {
     /** Runs the tool with {@code stdin} as its standard input (kafka-console-producer reads its records there). */
     public static ExternalCommand.Result runWithInput(byte[] stdin, String mainClass, String... args)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(List.of(args));
+        List<String> command = JavaCommand.onThisClassPath(List.of("-Xmx256m"), mainClass, List.of(args));
         return ExternalCommand.runWithInput(Path.of(System.getProperty("java.io.tmpdir")), TIMEOUT_SECONDS, stdin,
                 command.toArray(String[]::new));
     }

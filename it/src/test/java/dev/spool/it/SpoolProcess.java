@@ -1,18 +1,16 @@
 package dev.spool.it;
 
+import dev.spool.fixtures.ProcessOutput;
 import dev.spool.log.FileTrees;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,9 +28,9 @@ public final class SpoolProcess implements AutoCloseable {
     private final Path dataDir;
     private final String host;
     private final int port;
-    private final List<String> output;
+    private final ProcessOutput output;
 
-    private SpoolProcess(Process process, Path dataDir, String host, int port, List<String> output) {
+    private SpoolProcess(Process process, Path dataDir, String host, int port, ProcessOutput output) {
         this.process = process;
         this.dataDir = dataDir;
         this.host = host;
@@ -76,36 +74,25 @@ public final class SpoolProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
-        List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
-        CompletableFuture<Matcher> started = new CompletableFuture<>();
-        Thread pump = new Thread(() -> pumpOutput(process, output, started), "spool-output-" + process.pid());
-        pump.setDaemon(true);
-        pump.start();
-        try {
-            Matcher match = started.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return new SpoolProcess(process, dataDir, match.group(1), Integer.parseInt(match.group(2)), output);
-        } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+        ProcessOutput output = ProcessOutput.pump(process, "spool-output-" + process.pid());
+        Optional<Matcher> started = awaitStarted(output, TimeUnit.SECONDS.toMillis(START_TIMEOUT_SECONDS));
+        if (started.isEmpty()) {
+            String why = output.ended() ? "its output ended, exit code " + (process.isAlive() ? "none yet" : process.exitValue())
+                    : "no start-up line in " + START_TIMEOUT_SECONDS + " s";
             stop(process);
-            throw new IllegalStateException("bin/spool server did not start; output:\n" + String.join("\n", output), e);
+            throw new IllegalStateException("bin/spool server did not start (" + why + "); output:\n"
+                    + String.join("\n", output.lines()));
         }
+        return new SpoolProcess(process, dataDir, started.get().group(1), Integer.parseInt(started.get().group(2)), output);
     }
 
-    private static void pumpOutput(Process process, List<String> output, CompletableFuture<Matcher> started) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                output.add(line);
-                Matcher match = STARTED.matcher(line);
-                if (!started.isDone() && match.find()) {
-                    started.complete(match);
-                }
-            }
-        } catch (IOException e) {
-            started.completeExceptionally(e);
-        }
-        started.completeExceptionally(new IOException("broker output ended, exit code "
-                + (process.isAlive() ? "none yet" : process.exitValue())));
+    /**
+     * The broker's start-up line matched (group 1 the host, 2 the port of its first listener), waiting up to
+     * {@code timeoutMillis} for it; empty if none came in time or the output ended without one.
+     */
+    static Optional<Matcher> awaitStarted(ProcessOutput output, long timeoutMillis) throws InterruptedException {
+        return output.awaitLine(line -> STARTED.matcher(line).find(), timeoutMillis).map(STARTED::matcher)
+                .filter(Matcher::find);
     }
 
     public String bootstrap() {
@@ -125,21 +112,12 @@ public final class SpoolProcess implements AutoCloseable {
     }
 
     public List<String> output() {
-        synchronized (output) {
-            return List.copyOf(output);
-        }
+        return output.lines();
     }
 
-    /** Waits until the broker has printed a line matching {@code test}; false if none came in time. */
-    public boolean awaitOutput(java.util.function.Predicate<String> test, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (System.nanoTime() < deadline) {
-            if (output().stream().anyMatch(test)) {
-                return true;
-            }
-            Thread.sleep(20);
-        }
-        return output().stream().anyMatch(test);
+    /** Waits until the broker has printed a line matching {@code test}; false if none came in time or its output ended. */
+    public boolean awaitOutput(Predicate<String> test, long timeoutMillis) throws InterruptedException {
+        return output.awaitLine(test, timeoutMillis).isPresent();
     }
 
     public Path dataDir() {

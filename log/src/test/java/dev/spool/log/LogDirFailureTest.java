@@ -31,7 +31,7 @@ class LogDirFailureTest {
     @TempDir
     Path root;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
     private final BlockingQueue<Failure> failures = new LinkedBlockingQueue<>();
     private static final LogManager.Intervals NEVER = new LogManager.Intervals(3_600_000, 3_600_000, 3_600_000);
 

@@ -20,7 +20,7 @@ class LogManagerTest {
     @TempDir
     Path root;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
     private static final LogManager.Intervals NEVER = new LogManager.Intervals(3_600_000, 3_600_000, 3_600_000);
 
     @AfterEach

@@ -45,7 +45,7 @@ class PartitionLogModelTest {
         ScheduledExecutorService scheduler = TestLogs.scheduler();
         Path root = Files.createTempDirectory("spool-model");
         Path dir = root.resolve("model-0");
-        TestLogs.ManualClock clock = new TestLogs.ManualClock();
+        ManualLogClock clock = new ManualLogClock();
         LogConfig config = TestLogs.config("segment.bytes", 1500, "index.interval.bytes", 100,
                 "segment.index.bytes", 120, "retention.ms", RETENTION_MS, "file.delete.delay.ms", 0);
         List<ModelRecord> model = new ArrayList<>();
@@ -66,7 +66,7 @@ class PartitionLogModelTest {
         }
     }
 
-    private PartitionLog apply(int[] action, PartitionLog log, Path dir, LogConfig config, TestLogs.ManualClock clock,
+    private PartitionLog apply(int[] action, PartitionLog log, Path dir, LogConfig config, ManualLogClock clock,
                                ScheduledExecutorService scheduler, List<ModelRecord> model, long[] state) throws IOException {
         int a = action[1];
         int b = action[2];
@@ -103,7 +103,7 @@ class PartitionLogModelTest {
                 model.removeIf(r -> r.offset() < newStart);
             }
             case 9 -> {
-                long t = TestLogs.START_MS + a % 20_000 - 1000;
+                long t = ManualLogClock.START_MS + a % 20_000 - 1000;
                 ModelRecord expected = model.stream().filter(r -> r.timestamp() >= t).findFirst().orElse(null);
                 TimestampOffset actual = log.offsetForTimestamp(t);
                 assertThat(actual.offset()).as("offset for timestamp " + t)
@@ -137,7 +137,7 @@ class PartitionLogModelTest {
         return state[0] + a % (state[1] - state[0] + 1);
     }
 
-    private static void append(PartitionLog log, TestLogs.ManualClock clock, List<ModelRecord> model, long[] state,
+    private static void append(PartitionLog log, ManualLogClock clock, List<ModelRecord> model, long[] state,
                                int a, int b) throws IOException {
         int count = 1 + a % 6;
         CompressionType codec = a % 7 == 0 ? CompressionType.LZ4 : CompressionType.NONE;

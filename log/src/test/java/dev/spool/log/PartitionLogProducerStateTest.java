@@ -33,7 +33,7 @@ class PartitionLogProducerStateTest {
     @TempDir
     Path dataDir;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
     private final List<PartitionLog> opened = new ArrayList<>();
 
     @AfterEach

@@ -26,7 +26,7 @@ class PartitionLogTest {
     @TempDir
     Path dir;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
 
     @AfterEach
     void stop() {

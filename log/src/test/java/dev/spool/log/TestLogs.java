@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.fixtures.DaemonScheduler;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -11,37 +12,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 
-/** Helpers shared by the log tests: batches with recognisable records, reading a whole log back. */
+/**
+ * Helpers shared by the log tests (and, through the log's test-jar, other modules' tests): configs,
+ * batches with recognisable records, reading a whole log back. Stateless.
+ */
 public final class TestLogs {
-    static final long START_MS = 1_700_000_000_000L;
-
     private TestLogs() {
     }
 
-    /** A manual clock for tests: time moves only when told. */
-    public static final class ManualClock implements LogClock {
-        private final AtomicLong nowMs = new AtomicLong(START_MS);
-
-        @Override
-        public long nowMs() {
-            return nowMs.get();
-        }
-
-        public void advance(long ms) {
-            nowMs.addAndGet(ms);
-        }
-    }
-
+    /** The scheduler a test's logs run their own tasks on (flushes, deletions): one daemon thread. */
     public static ScheduledExecutorService scheduler() {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "log-test-scheduler");
-            thread.setDaemon(true);
-            return thread;
-        });
+        return DaemonScheduler.start("log-test-scheduler");
     }
 
     static LogConfig config(Object... keyValues) {
@@ -72,35 +55,8 @@ public final class TestLogs {
     /** Every record from {@code fromOffset} to the log end, read through {@link PartitionLog#read}, each batch validated. */
     public static List<Record> readAll(PartitionLog log, long fromOffset) throws IOException {
         List<Record> out = new ArrayList<>();
-        long next = fromOffset;
-        while (next < log.logEndOffset()) {
-            FetchSlice slice = log.read(next, 64 * 1024);
-            if (slice.isEmpty()) {
-                break;
-            }
-            ByteBuffer bytes = slice.readFully();
-            out.addAll(recordsOfWholeBatches(bytes, next));
-            long after = nextOffsetAfterWholeBatches(bytes, next);
-            if (after == next) {
-                break;
-            }
-            // past the last batch, not just its last record: compaction leaves batches ending in gaps
-            next = after;
-        }
+        WholeBatches.forEachInLog(log, fromOffset, (batch, from) -> addValidated(batch, from, out));
         return out;
-    }
-
-    /** The next offset after the last whole batch in {@code bytes}, or {@code fromOffset} if none is whole. */
-    public static long nextOffsetAfterWholeBatches(ByteBuffer bytes, long fromOffset) {
-        long next = fromOffset;
-        RecordBatch batch = new RecordBatch();
-        int position = bytes.position();
-        while (RecordBatch.sizeAt(bytes, position) > 0 && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit()) {
-            batch.wrap(bytes, position);
-            next = Math.max(next, batch.nextOffset());
-            position += batch.sizeInBytes();
-        }
-        return next;
     }
 
     /**
@@ -109,20 +65,18 @@ public final class TestLogs {
      */
     public static List<Record> recordsOfWholeBatches(ByteBuffer bytes, long fromOffset) {
         List<Record> out = new ArrayList<>();
-        RecordBatch batch = new RecordBatch();
-        int position = bytes.position();
-        while (RecordBatch.sizeAt(bytes, position) > 0 && position + RecordBatch.sizeAt(bytes, position) <= bytes.limit()) {
-            batch.wrap(bytes, position);
-            if (!batch.validate().isValid()) {
-                throw new IllegalStateException("Invalid batch " + batch + ": " + batch.validate());
-            }
-            for (Record record : batch.records()) {
-                if (record.offset() >= fromOffset) {
-                    out.add(record);
-                }
-            }
-            position += batch.sizeInBytes();
-        }
+        WholeBatches.forEach(bytes, fromOffset, (batch, from) -> addValidated(batch, from, out));
         return out;
+    }
+
+    private static void addValidated(RecordBatch batch, long fromOffset, List<Record> out) {
+        if (!batch.validate().isValid()) {
+            throw new IllegalStateException("Invalid batch " + batch + ": " + batch.validate());
+        }
+        for (Record record : batch.records()) {
+            if (record.offset() >= fromOffset) {
+                out.add(record);
+            }
+        }
     }
 }

@@ -45,7 +45,7 @@ class FetchHandlerTest {
         p0 = partitions.create("t", 0, TOPIC_ID, 0);
         p1 = partitions.create("t", 1, TOPIC_ID, 0);
         handler = new FetchHandler(partitions, new FetchSessionCache(10, FetchSessionCache.DEFAULT_EVICTION_MS),
-                () -> partitions.nowMs, waits);
+                partitions.clock::nowMs, waits);
     }
 
     @AfterEach

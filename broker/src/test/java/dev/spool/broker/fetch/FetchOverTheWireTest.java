@@ -56,7 +56,7 @@ class FetchOverTheWireTest {
         TestPartitions.append(partition, 3, 50, 1000);
         TestPartitions.append(partition, 4, 50, 2000);
         handler = new FetchHandler(partitions, new FetchSessionCache(100, FetchSessionCache.DEFAULT_EVICTION_MS),
-                () -> partitions.nowMs);
+                partitions.clock::nowMs);
         ApiRegistry registry = new ApiRegistry().register(ApiKey.FETCH, 4, 18, handler);
         channel = new EmbeddedChannel(new FrameDecoder(1 << 20), new RequestDispatcher(registry,
                 new ApiVersionsHandler(registry)));

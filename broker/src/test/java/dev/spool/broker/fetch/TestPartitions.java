@@ -2,19 +2,19 @@ package dev.spool.broker.fetch;
 
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
-import dev.spool.log.LogClock;
+import dev.spool.fixtures.ManualClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.types.Uuid;
-import java.util.List;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,10 +30,10 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Map<String, Partition> byName = new HashMap<>();
     private final Map<Uuid, String> names = new HashMap<>();
-    long nowMs = 1_700_000_000_000L;
+    /** The logs' clock, and the handlers' in the tests. */
+    final ManualClock clock = new ManualClock();
     /** How many times a reader looked a partition up: once per partition per read of a fetch. */
     final java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
-    private final LogClock clock = () -> nowMs;
 
     TestPartitions(Path dir) {
         this.dir = dir;
@@ -41,8 +41,8 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
 
     Partition create(String topic, int partition, Uuid topicId, int leaderEpoch) throws IOException {
         TopicPartition topicPartition = new TopicPartition(topic, partition);
-        PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(), clock,
-                scheduler);
+        PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(),
+                clock::nowMs, scheduler);
         Partition created = new Partition(topicPartition, topicId, log,
                 new PartitionImage(partition, List.of(1), List.of(1), 1, leaderEpoch, 0));
         byName.put(topic + "-" + partition, created);

@@ -102,7 +102,7 @@ class PartitionManagerConfigTest {
 
         fixture.setConfig(ORDERS, "message.timestamp.type", "LogAppendTime");
 
-        assertThat(fixture.append("orders", 0, 10).logAppendTimeMs()).isEqualTo(fixture.nowMs().get());
+        assertThat(fixture.append("orders", 0, 10).logAppendTimeMs()).isEqualTo(fixture.clock().nowMs());
     }
 
     @Test
@@ -111,7 +111,7 @@ class PartitionManagerConfigTest {
         for (int i = 0; i < 4; i++) {
             append(600);
         }
-        fixture.nowMs().addAndGet(120_000);
+        fixture.clock().advance(120_000);
         assertThat(log().deleteOldSegments()).isZero();
 
         fixture.setConfig(ORDERS, "retention.ms", "60000");

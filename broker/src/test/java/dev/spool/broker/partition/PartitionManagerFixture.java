@@ -5,6 +5,7 @@ import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.fixtures.ManualClock;
 import dev.spool.log.AppendInfo;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A real {@link PartitionManager} over a test directory, driven by metadata images built from real
@@ -31,22 +31,22 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PartitionManagerFixture implements AutoCloseable {
 
-    private final AtomicLong nowMs = new AtomicLong(1_700_000_000_000L);
+    private final ManualClock clock = new ManualClock();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final PartitionManager partitions;
     private MetadataImage image = MetadataImage.EMPTY;
 
     public PartitionManagerFixture(Path logDir) {
         BrokerConfigLayers layers = new BrokerConfigLayers(new BrokerConfig(Map.of()));
-        partitions = new PartitionManager(logDir, layers::topicLogDefaults, nowMs::get, scheduler);
+        partitions = new PartitionManager(logDir, layers::topicLogDefaults, clock::nowMs, scheduler);
     }
 
     public PartitionManager partitions() {
         return partitions;
     }
 
-    public AtomicLong nowMs() {
-        return nowMs;
+    public ManualClock clock() {
+        return clock;
     }
 
     public void apply(VersionedRecord... records) {
@@ -84,7 +84,7 @@ public final class PartitionManagerFixture implements AutoCloseable {
     /** Appends one record of {@code valueBytes} bytes as the produce path does (the high watermark follows). */
     public AppendInfo append(String topic, int partition, int valueBytes) throws IOException {
         ByteBuffer batch = new RecordBatchBuilder(CompressionType.NONE)
-                .append(nowMs.get(), "k".getBytes(StandardCharsets.UTF_8), new byte[valueBytes]).build();
+                .append(clock.nowMs(), "k".getBytes(StandardCharsets.UTF_8), new byte[valueBytes]).build();
         PartitionLog log = log(topic, partition);
         AppendInfo info = log.appendAsLeader(batch, 0);
         log.updateHighWatermark(log.logEndOffset());

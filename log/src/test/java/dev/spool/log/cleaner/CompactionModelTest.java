@@ -3,6 +3,7 @@ package dev.spool.log.cleaner;
 import dev.spool.log.FetchSlice;
 import dev.spool.log.FileTrees;
 import dev.spool.log.LogConfig;
+import dev.spool.log.ManualLogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.TopicPartition;
@@ -78,7 +79,7 @@ class CompactionModelTest {
                                      @ForAll("mapSlots") int mapSlots) throws IOException, InterruptedException {
         ScheduledExecutorService scheduler = TestLogs.scheduler();
         Path root = Files.createTempDirectory("spool-compaction-model");
-        TestLogs.ManualClock clock = new TestLogs.ManualClock();
+        ManualLogClock clock = new ManualLogClock();
         LogConfig config = LogConfig.fromProperties(Map.of("cleanup.policy", "compact", "segment.bytes", "700",
                 "index.interval.bytes", "100", "delete.retention.ms", Long.toString(DELETE_RETENTION_MS),
                 "file.delete.delay.ms", "0", "min.cleanable.dirty.ratio", "0.01"));
@@ -122,7 +123,7 @@ class CompactionModelTest {
         return Arbitraries.integers().between(8, 200);
     }
 
-    private static void write(PartitionLog log, TestLogs.ManualClock clock, Model model, int seed, boolean tombstone)
+    private static void write(PartitionLog log, ManualLogClock clock, Model model, int seed, boolean tombstone)
             throws IOException {
         CompressionType codec = CODECS[seed % CODECS.length];
         boolean idempotent = seed % 4 == 0;
@@ -163,7 +164,7 @@ class CompactionModelTest {
         }
     }
 
-    private static long clean(PartitionLog log, Cleaner cleaner, TestLogs.ManualClock clock, Model model,
+    private static long clean(PartitionLog log, Cleaner cleaner, ManualLogClock clock, Model model,
                               long firstDirty) throws IOException {
         LogToClean target = LogToClean.of(PARTITION, log, firstDirty, model.earliestTombstoneHorizonMs, clock.nowMs());
         CleaningResult result = cleaner.clean(target, () -> false);

@@ -4,6 +4,7 @@ import dev.spool.log.CheckpointFile;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogFileNames;
 import dev.spool.log.LogManager;
+import dev.spool.log.ManualLogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.TopicPartition;
@@ -37,7 +38,7 @@ class LogCleanerTest {
     @TempDir
     Path dataDir;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
     private LogManager manager;
 
     @AfterEach

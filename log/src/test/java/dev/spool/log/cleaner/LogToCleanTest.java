@@ -2,6 +2,7 @@ package dev.spool.log.cleaner;
 
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogLoadOptions;
+import dev.spool.log.ManualLogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.TopicPartition;
@@ -27,7 +28,7 @@ class LogToCleanTest {
     @TempDir
     Path dir;
     private final ScheduledExecutorService scheduler = TestLogs.scheduler();
-    private final TestLogs.ManualClock clock = new TestLogs.ManualClock();
+    private final ManualLogClock clock = new ManualLogClock();
 
     @AfterEach
     void stop() {

@@ -3,6 +3,7 @@ package dev.spool.log.cleaner;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogFileNames;
 import dev.spool.log.LogLoadOptions;
+import dev.spool.log.ManualLogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.crash.IndexConsistency;
@@ -47,7 +48,7 @@ class SwapRecoveryTest {
     void buildOldAndNew() throws IOException, InterruptedException {
         old = root.resolve("old-0");
         ScheduledExecutorService scheduler = TestLogs.scheduler();
-        TestLogs.ManualClock clock = new TestLogs.ManualClock();
+        ManualLogClock clock = new ManualLogClock();
         try (PartitionLog log = PartitionLog.open(old, CONFIG, clock, scheduler, LogLoadOptions.UNKNOWN)) {
             for (int segment = 0; segment < 3; segment++) {
                 for (int b = 0; b < 20; b++) {

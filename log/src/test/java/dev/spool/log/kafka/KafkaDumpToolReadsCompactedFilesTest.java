@@ -2,6 +2,7 @@ package dev.spool.log.kafka;
 
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogLoadOptions;
+import dev.spool.log.ManualLogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TestLogs;
 import dev.spool.log.cleaner.CleanerTesting;
@@ -40,7 +41,7 @@ class KafkaDumpToolReadsCompactedFilesTest {
     @Test
     void dumpToolReadsCompactedSegments() throws IOException {
         Path dir = root.resolve("compacted-0");
-        TestLogs.ManualClock clock = new TestLogs.ManualClock();
+        ManualLogClock clock = new ManualLogClock();
         ScheduledExecutorService scheduler = TestLogs.scheduler();
         LogConfig config = LogConfig.fromProperties(Map.of("cleanup.policy", "compact", "segment.bytes", "3000",
                 "index.interval.bytes", "200", "delete.retention.ms", "1000", "file.delete.delay.ms", "0"));
