@@ -1,7 +1,6 @@
 package dev.spool.broker;
 
 import dev.spool.broker.config.BrokerConfig;
-import dev.spool.broker.coordinator.CoordinatorRuntime;
 import dev.spool.broker.group.GroupCoordinator;
 import dev.spool.broker.group.GroupSettings;
 
@@ -22,8 +21,8 @@ final class CoordinatorLayer implements AutoCloseable {
     static CoordinatorLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
                                   PartitionLayer partitions) {
         GroupCoordinator groups = new GroupCoordinator(GroupSettings.from(config), config.nodeId(),
-                new CoordinatorRuntime<>("group", config.get(BrokerConfig.GROUP_COORDINATOR_THREADS)),
-                metadata.metadata, metadata.topics, partitions.partitions, storage.clock);
+                config.get(BrokerConfig.GROUP_COORDINATOR_THREADS), metadata.metadata, metadata.topics,
+                partitions.partitions, storage.clock);
         try {
             metadata.metadata.addListener(groups);
         } catch (RuntimeException | Error e) {

@@ -49,14 +49,14 @@ final class MetadataLayer implements AutoCloseable {
         try {
             metadata.load();
             metadata.addListener(new TopicEventLog());
+            TopicController topics = new TopicController(new TopicDefaults(config.numPartitions(),
+                    config.defaultReplicationFactor(), config.logConfigDefaults()), storage::invalidTopicConfig);
+            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, config,
+                    storage.meta.clusterId());
         } catch (IOException | RuntimeException | Error e) {
             metadata.close();
             throw e;
         }
-        TopicController topics = new TopicController(
-                new TopicDefaults(config.numPartitions(), config.defaultReplicationFactor(), config.logConfigDefaults()),
-                storage::invalidTopicConfig);
-        return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, config, storage.meta.clusterId());
     }
 
     /** The cluster as the image shows it now; this broker is in it once it has {@link #register}ed. */

@@ -6,11 +6,12 @@ import dev.spool.broker.fetch.FetchSessionCache;
 import dev.spool.broker.fetch.HostedPartitionLookup;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
+import dev.spool.broker.purgatory.ThreadWaitTimer;
 
 /**
  * The broker's third layer: the partitions this broker hosts (following the metadata image), the write
  * path into them (one appender queue per partition on the I/O threads) and the read path out of them
- * (fetch sessions, parked fetches). The replica fetcher will join here, reading from other brokers'
+ * (fetch sessions), and the purgatory where parked fetches and acks=all produces wait. The replica fetcher will join here, reading from other brokers'
  * leaders into the same partitions. Closed writes first, then reads, then the partitions. Immutable
  * once started.
  */
@@ -37,12 +38,14 @@ final class PartitionLayer implements AutoCloseable {
             PartitionManager partitions = closer.register(new PartitionManager(config.nodeId(), storage.logs,
                     metadata.configLayers::topicLogDefaults));
             metadata.metadata.addListener(partitions);
+            // One purgatory: parked fetches and acks=all produces wait on the same thread, closed after both.
+            ThreadWaitTimer purgatory = closer.register(new ThreadWaitTimer("spool-purgatory"));
             HostedPartitionLookup hosted = new HostedPartitionLookup(partitions, metadata.metadata::image);
             FetchHandler fetchHandler = closer.register(new FetchHandler(hosted, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
-                    storage.clock::nowMs));
+                    storage.clock::nowMs, purgatory));
             PartitionAppenders appenders = closer.register(
-                    new PartitionAppenders(partitions, config.numIoThreads(), storage.clock));
+                    new PartitionAppenders(partitions, config.numIoThreads(), storage.clock, purgatory));
             appenders.scheduleRemovalOfUnhosted(storage.scheduler, config.producerIdExpirationCheckIntervalMs());
             return new PartitionLayer(partitions, hosted, fetchHandler, appenders, closer);
         } catch (RuntimeException | Error e) {

@@ -4,6 +4,7 @@ import dev.spool.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * the state from what was committed. (On one broker the high watermark moves with each append, so no
  * answer waits.)
  *
- * <p>Thread-safe. Loads and unloads are scheduled by one thread at a time (the metadata listener's).
+ * <p>Thread-safe. A shard that fails to load stays failed (NOT_COORDINATOR) until a new leader epoch.
  */
 public final class CoordinatorRuntime<S extends CoordinatorShard> implements AutoCloseable {
 
@@ -37,6 +38,8 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
     private final String name;
     private final ShardThread[] threads;
     private final Map<Integer, ShardSlot<S>> slots = new ConcurrentHashMap<>();
+    /** Guarded by this: once set, nothing is loaded or unloaded any more. */
+    private boolean closed;
 
     /** {@code name} names the threads ({@code spool-<name>-coordinator-<i>}). */
     public CoordinatorRuntime(String name, int threadCount) {
@@ -58,28 +61,34 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
      * This broker leads {@code partition} at {@code leaderEpoch}: loads its shard (made by {@code create}
      * with the shard's timer) unless it is loaded already, in which case only the epoch is noted.
      */
-    public void scheduleLoad(int partition, int leaderEpoch, CommitWatermark watermark,
-                             Function<CoordinatorTimer, S> create) {
+    public synchronized void scheduleLoad(int partition, int leaderEpoch, CommitWatermark watermark,
+                                          Function<CoordinatorTimer, S> create) {
+        if (closed) {
+            return;
+        }
         ShardSlot<S> existing = slots.get(partition);
         if (existing != null) {
-            existing.noteLeaderEpoch(leaderEpoch);
-            return;
+            if (existing.leaderEpoch() >= leaderEpoch) {
+                return; // loaded (or failed to load: retried only at a new epoch) for this leadership already
+            }
+            // A newer epoch: the leadership moved and came back meanwhile; what the other leader wrote is replayed.
+            slots.remove(partition, existing);
+            existing.thread().execute(existing::unload);
         }
         ShardThread thread = threadFor(partition);
         ShardSlot<S> slot = new ShardSlot<>(partition, leaderEpoch, thread, watermark);
         slots.put(partition, slot);
-        thread.execute(() -> {
-            if (!slot.load(create)) {
-                slots.remove(partition, slot);
-            }
-        });
+        thread.execute(() -> slot.load(create));
     }
 
     /**
      * This broker no longer leads {@code partition} as of {@code leaderEpoch} ({@link Integer#MAX_VALUE}:
      * whatever the epoch, as when the topic is deleted): unloads the shard loaded at that epoch or before.
      */
-    public void scheduleUnload(int partition, int leaderEpoch) {
+    public synchronized void scheduleUnload(int partition, int leaderEpoch) {
+        if (closed) {
+            return;
+        }
         ShardSlot<S> slot = slots.get(partition);
         if (slot == null || slot.leaderEpoch() > leaderEpoch) {
             return;
@@ -102,27 +111,38 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
                                         Function<Errors, T> onError) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         ShardThread thread = threadFor(partition);
-        thread.execute(() -> {
+        Runnable lost = () -> answer.complete(onError.apply(Errors.NOT_COORDINATOR));
+        boolean queued = thread.tryExecute(() -> {
             ShardSlot<S> slot = slots.get(partition);
             if (slot == null || !slot.isActive()) {
-                answer.complete(onError.apply(slot == null ? Errors.NOT_COORDINATOR : Errors.COORDINATOR_LOAD_IN_PROGRESS));
+                answer.complete(onError.apply(slot != null && slot.isLoading()
+                        ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NOT_COORDINATOR));
                 return;
             }
             CompletableFuture<T> result;
             try {
-                result = operation.apply(slot.shard());
-            } catch (RuntimeException e) {
+                result = Objects.requireNonNull(operation.apply(slot.shard()), "an operation answered null");
+            } catch (Throwable e) {
+                LOG.error("An operation on {} failed", slot.shard(), e);
                 answer.completeExceptionally(e);
                 return;
             }
-            result.whenComplete((value, error) -> thread.run(() -> slot.afterCommit(() -> {
-                if (error != null) {
-                    answer.completeExceptionally(error);
-                } else {
-                    answer.complete(value);
+            result.whenComplete((value, error) -> {
+                Runnable deliver = () -> slot.afterCommit(() -> {
+                    if (error != null) {
+                        answer.completeExceptionally(error);
+                    } else {
+                        answer.complete(value);
+                    }
+                }, lost);
+                if (!thread.tryRun(deliver)) {
+                    lost.run(); // the runtime is closed
                 }
-            }, () -> answer.complete(onError.apply(Errors.NOT_COORDINATOR)))));
+            });
         });
+        if (!queued) {
+            lost.run();
+        }
         return answer;
     }
 
@@ -135,7 +155,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
         for (ShardSlot<S> slot : new TreeMap<>(slots).values()) {
             CompletableFuture<List<T>> result = new CompletableFuture<>();
             perShard.add(result);
-            slot.thread().execute(() -> {
+            boolean queued = slot.thread().tryExecute(() -> {
                 if (!slot.isActive()) {
                     result.complete(List.of());
                     return;
@@ -143,10 +163,13 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
                 try {
                     T value = operation.apply(slot.shard());
                     slot.afterCommit(() -> result.complete(List.of(value)), () -> result.complete(List.of()));
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
                     result.completeExceptionally(e);
                 }
             });
+            if (!queued) {
+                result.complete(List.of());
+            }
         }
         return CompletableFuture.allOf(perShard.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<T> results = new ArrayList<>();
@@ -160,7 +183,7 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
     /** Runs {@code task} on every loaded shard, on its thread; a failure is logged. */
     public void forEachLoaded(Consumer<S> task) {
         for (ShardSlot<S> slot : slots.values()) {
-            slot.thread().execute(() -> {
+            slot.thread().tryExecute(() -> {
                 if (slot.isActive()) {
                     try {
                         task.accept(slot.shard());
@@ -181,12 +204,23 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
     /** Unloads every shard (parked requests hear NOT_COORDINATOR) and stops the threads. */
     @Override
     public void close() {
-        for (Integer partition : List.copyOf(slots.keySet())) {
-            scheduleUnload(partition, Integer.MAX_VALUE);
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            for (ShardSlot<S> slot : slots.values()) {
+                slot.thread().execute(slot::unload);
+            }
+            slots.clear();
+            closed = true;
         }
+        for (ShardThread thread : threads) {
+            thread.shutdown();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MS);
         try {
             for (ShardThread thread : threads) {
-                if (!thread.shutdown(CLOSE_TIMEOUT_MS)) {
+                if (!thread.awaitTermination(deadline)) {
                     LOG.warn("A {} coordinator thread did not stop within {} ms", name, CLOSE_TIMEOUT_MS);
                 }
             }

@@ -7,7 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A hosted partition's log end offset and high watermark as a {@link CommitWatermark}: watchers hear of
- * every append to it (after which the high watermark may have moved), as parked fetches do. Thread-safe.
+ * every append to it (after which the high watermark may have moved), as parked fetches do; replication
+ * must also call {@link Partition#notifyAppended} when a follower's fetch moves the high watermark.
+ * Thread-safe.
  */
 public final class PartitionCommitWatermark implements CommitWatermark {
 
@@ -32,7 +34,7 @@ public final class PartitionCommitWatermark implements CommitWatermark {
     public void watch(Runnable onMove) {
         AppendListener listener = appended -> onMove.run();
         if (listeners.putIfAbsent(onMove, listener) == null) {
-            partition.addAppendListener(listener);
+            partition.addCommitWatcher(listener);
         }
     }
 
@@ -40,7 +42,7 @@ public final class PartitionCommitWatermark implements CommitWatermark {
     public void unwatch(Runnable onMove) {
         AppendListener listener = listeners.remove(onMove);
         if (listener != null) {
-            partition.removeAppendListener(listener);
+            partition.removeCommitWatcher(listener);
         }
     }
 

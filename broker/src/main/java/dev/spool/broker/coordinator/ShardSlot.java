@@ -7,14 +7,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One partition's place in a {@link CoordinatorRuntime}: its shard from loading to unloading, the shard's
- * timer, and the answers held for the commit of its writes. Its state changes only on its thread; the
- * state and the leader epoch are volatile so that the runtime can read them from anywhere.
+ * timer, and the answers held for the commit of its writes. Its state changes only on its thread and is
+ * volatile so that the runtime can read it from anywhere.
  */
 final class ShardSlot<S extends CoordinatorShard> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShardSlot.class);
 
-    private enum State { LOADING, ACTIVE, UNLOADED }
+    private enum State { LOADING, ACTIVE, FAILED, UNLOADED }
 
     private final int partition;
     private final ShardThread thread;
@@ -22,7 +22,7 @@ final class ShardSlot<S extends CoordinatorShard> {
     private final ScheduledCoordinatorTimer timer;
     private final CommitWaits waits = new CommitWaits();
     private final Runnable onHighWatermarkMove = this::highWatermarkMayHaveMoved;
-    private volatile int leaderEpoch;
+    private final int leaderEpoch;
     private volatile State state = State.LOADING;
     /** Set when any answer waits, so that appends to the partition do not hop threads for nothing. */
     private volatile boolean waiting;
@@ -44,13 +44,12 @@ final class ShardSlot<S extends CoordinatorShard> {
         return leaderEpoch;
     }
 
-    /** Still led here at a newer epoch: nothing to reload, the log is the one this shard follows. */
-    void noteLeaderEpoch(int epoch) {
-        leaderEpoch = Math.max(leaderEpoch, epoch);
-    }
-
     boolean isActive() {
         return state == State.ACTIVE;
+    }
+
+    boolean isLoading() {
+        return state == State.LOADING;
     }
 
     /** The shard; only on its thread, once active. */
@@ -58,23 +57,26 @@ final class ShardSlot<S extends CoordinatorShard> {
         return shard;
     }
 
-    /** On the slot's thread: makes and loads the shard; false (and the failure logged) if it cannot load. */
-    boolean load(Function<CoordinatorTimer, S> create) {
+    /**
+     * On the slot's thread: makes and loads the shard. One that cannot load is FAILED (logged; its requests
+     * get NOT_COORDINATOR) until the runtime replaces the slot at a new leader epoch.
+     */
+    void load(Function<CoordinatorTimer, S> create) {
         if (state != State.LOADING) {
-            return false; // unloaded before it could load
+            return; // unloaded before it could load
         }
         try {
             shard = create.apply(timer);
             shard.load();
-        } catch (IOException | RuntimeException e) {
-            LOG.error("Cannot load partition {} of the coordinator; its requests get NOT_COORDINATOR", partition, e);
+        } catch (IOException | RuntimeException | Error e) {
+            LOG.error("Cannot load partition {} of the coordinator (leader epoch {}); its requests get NOT_COORDINATOR",
+                    partition, leaderEpoch, e);
             timer.cancelAll();
-            state = State.UNLOADED;
-            return false;
+            state = State.FAILED;
+            return;
         }
         watermark.watch(onHighWatermarkMove);
         state = State.ACTIVE;
-        return true;
     }
 
     /** On the slot's thread: drops the shard; held answers and parked requests hear NOT_COORDINATOR. */
@@ -119,7 +121,8 @@ final class ShardSlot<S extends CoordinatorShard> {
         if (!waiting) {
             return;
         }
-        thread.run(() -> {
+        // Stopped: the unload (queued before the stop) answers what waits.
+        thread.tryRun(() -> {
             if (state == State.ACTIVE) {
                 waits.committedUpTo(watermark.committedUpTo());
                 waiting = !waits.isEmpty();

@@ -1,6 +1,7 @@
 package dev.spool.broker.coordinator;
 
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,19 +39,33 @@ final class ShardThread {
         executor.execute(task);
     }
 
-    /** Runs {@code task} now when called on this thread, else queues it. */
-    void run(Runnable task) {
-        if (isCurrent()) {
-            task.run();
-        } else {
+    /** Queues {@code task}; false if the thread is stopped. */
+    boolean tryExecute(Runnable task) {
+        try {
             executor.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
         }
     }
 
-    /** Runs the tasks already queued (not the delayed ones), then stops; true if it stopped in time. */
-    boolean shutdown(long timeoutMs) throws InterruptedException {
+    /** Runs {@code task} now when called on this thread, else queues it; false if the thread is stopped. */
+    boolean tryRun(Runnable task) {
+        if (isCurrent()) {
+            task.run();
+            return true;
+        }
+        return tryExecute(task);
+    }
+
+    /** Stops taking tasks; the ones already queued (not the delayed ones) still run. */
+    void shutdown() {
         executor.shutdown();
-        if (executor.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS)) {
+    }
+
+    /** Waits until the queued tasks ran, at most until {@code deadlineNanos}; then stops the thread anyway. */
+    boolean awaitTermination(long deadlineNanos) throws InterruptedException {
+        if (executor.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
             return true;
         }
         executor.shutdownNow();

@@ -38,16 +38,21 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
 
     /** With a wait thread of its own ({@code spool-fetch-waits}), closed with this. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs) {
-        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"));
+        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"), true);
     }
 
-    /** Parked fetches are checked and time out on {@code waits}. */
+    /** Parked fetches are checked and time out on {@code waits}, which its owner closes. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits) {
+        this(lookup, sessions, clockMs, waits, false);
+    }
+
+    private FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
+                         boolean ownsWaits) {
         this.reader = new FetchReader(lookup);
         this.sessions = sessions;
         this.clockMs = clockMs;
         this.waits = waits;
-        this.ownedTimer = waits instanceof AutoCloseable closeable ? closeable : () -> { };
+        this.ownedTimer = ownsWaits && waits instanceof AutoCloseable closeable ? closeable : () -> { };
     }
 
     @Override

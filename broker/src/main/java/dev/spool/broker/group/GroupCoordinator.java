@@ -45,13 +45,12 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
     private final PartitionManager partitions;
     private final LogClock clock;
 
-    /** The coordinator of broker {@code nodeId}, on {@code runtime}, which it closes. */
-    public GroupCoordinator(GroupSettings settings, int nodeId, CoordinatorRuntime<GroupCoordinatorShard> runtime,
-                            MetadataManager metadata, TopicController topics, PartitionManager partitions,
-                            LogClock clock) {
+    /** The coordinator of broker {@code nodeId}, its shards on {@code threads} threads (group.coordinator.threads). */
+    public GroupCoordinator(GroupSettings settings, int nodeId, int threads, MetadataManager metadata,
+                            TopicController topics, PartitionManager partitions, LogClock clock) {
         this.settings = settings;
         this.nodeId = nodeId;
-        this.runtime = runtime;
+        this.runtime = new CoordinatorRuntime<>("group", threads);
         this.metadata = metadata;
         this.topics = topics;
         this.partitions = partitions;

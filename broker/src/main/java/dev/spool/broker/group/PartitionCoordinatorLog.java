@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * A {@code __consumer_offsets} partition as a {@link CoordinatorLog}: each append is one uncompressed
  * batch (no producer id, CreateTime = now), appended as leader with the partition's epoch; then the
- * high watermark moves (one broker: the only replica) and parked fetches are woken, the same steps
+ * high watermark moves (when the leader alone is in sync) and parked fetches are woken, the same steps
  * as a produce append. Only the coordinator writes here: Produce refuses internal topics. Not
  * thread-safe: owned by the coordinator thread.
  */
@@ -40,8 +40,8 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
             builder.append(nowMs, GroupRecordSerde.key(record), GroupRecordSerde.value(record));
         }
         PartitionLog log = partition.log();
-        // The only replica: the records are committed once appended.
-        log.appendAsLeader(builder.build(), partition.leaderEpoch(), true);
+        // Committed at once when the leader is alone in sync; else the runtime holds the answers until it is.
+        log.appendAsLeader(builder.build(), partition.leaderEpoch(), partition.commitsOnAppend());
         partition.notifyAppended();
     }
 

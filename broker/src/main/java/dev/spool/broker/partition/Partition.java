@@ -19,6 +19,8 @@ public final class Partition {
     private final PartitionLog log;
     private volatile PartitionImage assignment;
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
+    /** Listeners for as long as something follows the partition (a coordinator shard), not parked requests. */
+    private final Set<AppendListener> commitWatchers = ConcurrentHashMap.newKeySet();
 
     public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, PartitionImage assignment) {
         this.topicPartition = topicPartition;
@@ -53,6 +55,14 @@ public final class Partition {
         return assignment;
     }
 
+    /**
+     * Whether an append commits at once: the leader is the whole in-sync replica set, so the high watermark
+     * (the lowest log end among the ISR) is its own log end. With followers in sync it waits for them.
+     */
+    public boolean commitsOnAppend() {
+        return assignment.isr().size() <= 1;
+    }
+
     void setAssignment(PartitionImage assignment) {
         this.assignment = assignment;
     }
@@ -66,6 +76,18 @@ public final class Partition {
         appendListeners.remove(listener);
     }
 
+    /**
+     * Registers a listener told of every append until it is removed, for as long as something follows the
+     * partition (a coordinator shard waiting for its writes' commit); unlike parked requests, not counted.
+     */
+    public void addCommitWatcher(AppendListener listener) {
+        commitWatchers.add(listener);
+    }
+
+    public void removeCommitWatcher(AppendListener listener) {
+        commitWatchers.remove(listener);
+    }
+
     /** Listeners registered now (parked fetches waiting on this partition). */
     public int appendListenerCount() {
         return appendListeners.size();
@@ -77,6 +99,9 @@ public final class Partition {
      */
     public void notifyAppended() {
         for (AppendListener listener : appendListeners) {
+            listener.onAppend(this);
+        }
+        for (AppendListener listener : commitWatchers) {
             listener.onAppend(this);
         }
     }

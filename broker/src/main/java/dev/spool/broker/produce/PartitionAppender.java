@@ -2,6 +2,7 @@ package dev.spool.broker.produce;
 
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.purgatory.WaitTimer;
 import dev.spool.log.AppendInfo;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
@@ -35,16 +36,28 @@ public final class PartitionAppender {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
     private static final short ACKS_ALL = -1;
 
+    /**
+     * What an append did: the answer, and the offset after the batch it wrote (or duplicated), which acks=all
+     * waits for the high watermark to reach; -1 when there is nothing to wait for.
+     */
+    private record Appended(PartitionProduceResponse answer, long commitOffset, int leaderEpoch) {
+        static Appended failed(PartitionProduceResponse answer) {
+            return new Appended(answer, -1, -1);
+        }
+    }
+
     private final Partition partition;
     private final SerialExecutor queue;
     private final LogClock clock;
+    private final WaitTimer waits;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
     private boolean closed;
 
-    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock) {
+    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock, WaitTimer waits) {
         this.partition = partition;
         this.queue = queue;
         this.clock = clock;
+        this.waits = waits;
     }
 
     public Partition partition() {
@@ -56,7 +69,8 @@ public final class PartitionAppender {
      * modified in place: offsets, leader epoch, maybe LogAppendTime) and answers with the partition's
      * part of the produce response. With {@code acks} -1 the in-sync
      * replica set (as the metadata image has it) must reach the effective {@code min.insync.replicas} (see
-     * {@link #effectiveMinInsyncReplicas}), else NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka.
+     * {@link #effectiveMinInsyncReplicas}), else NOT_ENOUGH_REPLICAS and nothing is written, as in Kafka; the
+     * answer then waits for the batch to be committed, for at most {@code timeoutMs} (see {@link DelayedProduce}).
      *
      * <p>Design note: the append runs here, on the calling network thread, when nothing of this partition
      * is queued or running and the append can wait on nothing but its write to the page cache (see
@@ -68,14 +82,32 @@ public final class PartitionAppender {
      * with them (the io threads would stall as well then, but the connections on that network thread
      * would not).
      */
-    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks) {
+    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks,
+                                                              long timeoutMs) {
         int index = partition.topicPartition().partition();
-        PartitionProduceResponse here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false));
+        Appended here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false));
         if (here != null) {
-            return CompletableFuture.completedFuture(here.setIndex(index));
+            return answer(here, acks, timeoutMs, index);
         }
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true).setIndex(index),
-                queue);
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true), queue)
+                .thenCompose(appended -> answer(appended, acks, timeoutMs, index));
+    }
+
+    /**
+     * The answer of an append: at once, unless acks=all waits for the batch's commit (the high watermark
+     * reaching the offset after it), parked as a {@link DelayedProduce} for at most {@code timeoutMs}.
+     */
+    private CompletableFuture<PartitionProduceResponse> answer(Appended appended, short acks, long timeoutMs, int index) {
+        PartitionProduceResponse response = appended.answer().setIndex(index);
+        if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        int minInsyncReplicas = effectiveMinInsyncReplicas(partition.log().config().minInsyncReplicas,
+                partition.assignment().replicas().size());
+        DelayedProduce delayed = new DelayedProduce(partition, appended.commitOffset(), appended.leaderEpoch(),
+                minInsyncReplicas, response);
+        delayed.park(waits, timeoutMs);
+        return delayed.answer();
     }
 
     /**
@@ -116,13 +148,13 @@ public final class PartitionAppender {
      * limit), or what {@link PartitionLog#tryAppendAsLeader} refuses (among them loading the producer state,
      * which reads the log, and a roll, which writes the producer snapshot).
      */
-    private PartitionProduceResponse appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
+    private Appended appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
         try {
             if (closed) {
-                return error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down");
+                return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
             }
             if (partition.isOffline()) {
-                return error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline");
+                return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, "The log dir of " + partition.topicPartition() + " is offline"));
             }
             // Read once: a config change meanwhile cannot make this append compress on a network thread.
             LogConfig config = partition.log().config();
@@ -134,32 +166,32 @@ public final class PartitionAppender {
             int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
             int inSyncReplicas = assignment.isr().size();
             if (acks == ACKS_ALL && inSyncReplicas < minInsyncReplicas) {
-                return error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
+                return Appended.failed(error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
                         + " has " + inSyncReplicas + (inSyncReplicas == 1 ? " replica" : " replicas")
-                        + ", fewer than min.insync.replicas = " + minInsyncReplicas);
+                        + ", fewer than min.insync.replicas = " + minInsyncReplicas));
             }
             Rejection rejection = validator.validate(records, produceVersion, config, clock.nowMs());
             if (rejection != null) {
                 LOG.debug("Refused a batch for {}: {} {}", partition, rejection.error(), rejection.message());
-                return error(rejection.error(), rejection.message()).setRecordErrors(rejection.recordErrors());
+                return Appended.failed(error(rejection.error(), rejection.message()).setRecordErrors(rejection.recordErrors()));
             }
             RecordBatch batch = validator.batch();
             if (batch.isTransactional()) {
-                return error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet");
+                return Appended.failed(error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet"));
             }
             ByteBuffer stored = records;
             if (Recompression.needed(batch, config.finalCompression)) {
                 stored = Recompression.rebuild(batch, config);
                 Rejection tooLarge = ProduceBatchValidator.checkSize(stored.remaining(), config);
                 if (tooLarge != null) {
-                    return error(tooLarge.error(), "Recompressed for compression.type " + config.compressionType() + ": "
-                            + tooLarge.message());
+                    return Appended.failed(error(tooLarge.error(), "Recompressed for compression.type " + config.compressionType() + ": "
+                            + tooLarge.message()));
                 }
             }
             return write(stored, mayWait);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
-            return error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
         } catch (IOException e) {
             if (partition.isOffline()) {
                 // this error took the dir offline: the log manager logged it with its cause
@@ -167,14 +199,14 @@ public final class PartitionAppender {
             } else {
                 LOG.error("Append to {} failed", partition, e);
             }
-            return error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage());
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage()));
         } catch (IllegalStateException e) {
             // The log was closed under us: the topic is being deleted.
-            return error(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage());
+            return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage()));
         } catch (RuntimeException e) {
             // A bug, not bad input (validation answers that): this partition fails, the others go on.
             LOG.error("Append to {} failed unexpectedly", partition, e);
-            return error(Errors.UNKNOWN_SERVER_ERROR, "Append failed: " + e);
+            return Appended.failed(error(Errors.UNKNOWN_SERVER_ERROR, "Append failed: " + e));
         }
     }
 
@@ -183,11 +215,12 @@ public final class PartitionAppender {
      * written, wakes whoever waits for data; with {@code mayWait} false, null if the log refuses to append
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
-    private PartitionProduceResponse write(ByteBuffer records, boolean mayWait) throws IOException {
+    private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
         PartitionLog log = partition.log();
-        // One broker: the in-sync replica set is this broker, so the append commits (acks=all is satisfied).
-        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), true)
-                : log.tryAppendAsLeader(records, partition.leaderEpoch(), true);
+        // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
+        boolean commit = partition.commitsOnAppend();
+        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), commit)
+                : log.tryAppendAsLeader(records, partition.leaderEpoch(), commit);
         if (info == null) {
             return null;
         }
@@ -198,19 +231,19 @@ public final class PartitionAppender {
             case DUPLICATE:
                 break;
             case INVALID_PRODUCER_EPOCH:
-                return error(Errors.INVALID_PRODUCER_EPOCH, info.refusal());
+                return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
             case OUT_OF_ORDER_SEQUENCE:
             default:
-                return error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal());
+                return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
         }
-        return new PartitionProduceResponse()
+        return new Appended(new PartitionProduceResponse()
                 .setErrorCode(Errors.NONE.code())
                 .setBaseOffset(info.firstOffset())
                 .setLogAppendTimeMs(info.logAppendTimeMs())
-                .setLogStartOffset(info.logStartOffset());
+                .setLogStartOffset(info.logStartOffset()), info.lastOffset() + 1, partition.leaderEpoch());
     }
 
-    private static PartitionProduceResponse error(Errors error, String message) {
+    static PartitionProduceResponse error(Errors error, String message) {
         return new PartitionProduceResponse()
                 .setErrorCode(error.code())
                 .setErrorMessage(message)

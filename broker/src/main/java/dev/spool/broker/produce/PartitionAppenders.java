@@ -2,6 +2,7 @@ package dev.spool.broker.produce;
 
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.purgatory.WaitTimer;
 import dev.spool.log.LogClock;
 import dev.spool.log.TopicPartition;
 import java.util.ArrayList;
@@ -36,10 +37,13 @@ public final class PartitionAppenders implements AutoCloseable {
     private final PartitionManager partitions;
     private final ExecutorService ioThreads;
     private final LogClock clock;
+    private final WaitTimer waits;
     private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
 
-    public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock) {
+    /** Appenders whose acks=all answers wait for their commit on {@code waits}. */
+    public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock, WaitTimer waits) {
         this.partitions = partitions;
+        this.waits = waits;
         AtomicInteger threadNumber = new AtomicInteger();
         this.ioThreads = Executors.newFixedThreadPool(ioThreadCount, runnable -> {
             Thread thread = new Thread(runnable, "spool-io-" + threadNumber.incrementAndGet());
@@ -57,7 +61,7 @@ public final class PartitionAppenders implements AutoCloseable {
         }
         return appenders.compute(partition.topicPartition(), (key, existing) ->
                 existing != null && existing.partition() == partition ? existing
-                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock));
+                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock, waits));
     }
 
     /** Every {@code intervalMs}, drops the appenders of partitions no longer hosted (their topic was deleted). */

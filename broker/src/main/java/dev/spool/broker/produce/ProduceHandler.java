@@ -33,9 +33,10 @@ import java.util.function.Supplier;
  * network thread only when it can wait on nothing but its write to the page cache (see
  * {@link PartitionAppender#append}).
  *
- * <p>acks: 0, 1 and -1 (all) are accepted; with one broker the in-sync replica set is this broker, so
- * all three are satisfied once the append is done, also acks=all on a topic whose {@code min.insync.replicas}
- * exceeds 1 (Kafka caps it at the replication factor). Others get INVALID_REQUIRED_ACKS on every partition.
+ * <p>acks: 0, 1 and -1 (all) are accepted; acks=all answers once the batch is committed (the high
+ * watermark passed it) or the request's {@code timeout_ms} ran out; with one broker the in-sync replica set
+ * is this broker, so the append commits at once, also on a topic whose {@code min.insync.replicas} exceeds 1
+ * (Kafka caps it at the replication factor). Others get INVALID_REQUIRED_ACKS on every partition.
  * acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka does, so the
  * producer refreshes its metadata.
  *
@@ -88,7 +89,8 @@ public final class ProduceHandler implements ApiHandler {
                     answers.add(failed(error).setIndex(data.index()));
                     continue;
                 }
-                pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks));
+                pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks,
+                        request.timeoutMs()));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())

@@ -121,8 +121,8 @@ class CoordinatorRuntimeTest {
         ManualCommitWatermark log = new ManualCommitWatermark();
         CountingShard shard = load(1, 7, log);
 
-        runtime.scheduleLoad(1, 8, log, timer -> new CountingShard(log)); // still the leader, a newer epoch
-        runtime.scheduleUnload(1, 7); // an older leadership change: the shard stays
+        runtime.scheduleLoad(1, 7, log, timer -> new CountingShard(log)); // the same leadership, told again
+        runtime.scheduleUnload(1, 6); // an older leadership change: the shard stays
         CompletableFuture<String> answer = increment(1);
         awaitWritten(log, 1);
         log.commitAll();
@@ -130,24 +130,50 @@ class CoordinatorRuntimeTest {
         assertThat(shard.loads).hasValue(1);
         assertThat(shard.unloads).hasValue(0);
 
+        // A newer epoch while loaded: the leadership moved away and back, so the state is replayed anew.
+        CountingShard reloaded = load(1, 9, log);
+        assertThat(reloaded).isNotSameAs(shard);
+        assertThat(shard.unloads).hasValue(1);
+        assertThat(reloaded.loads).hasValue(1);
+
         runtime.scheduleUnload(1, 9);
         assertThat(increment(1).get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
-
-        // Led here again: the state is rebuilt from the log by a new shard.
-        CountingShard reloaded = load(1, 10, log);
-        assertThat(reloaded).isNotSameAs(shard);
-        assertThat(reloaded.loads).hasValue(1);
+        assertThat(reloaded.unloads).hasValue(1);
     }
 
     @Test
-    void aShardThatCannotLoadIsNotHosted() throws Exception {
+    void aShardThatCannotLoadStaysFailedUntilANewLeaderEpoch() throws Exception {
         ManualCommitWatermark log = new ManualCommitWatermark();
         CountingShard broken = new CountingShard(log);
         broken.failLoad = true;
         runtime.scheduleLoad(2, 0, log, timer -> broken);
         assertThat(increment(2).get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
-        assertThat(runtime.hostedPartitions()).isEmpty();
+        runtime.scheduleLoad(2, 0, log, timer -> broken); // another image, the same leadership: no retry
+        assertThat(increment(2).get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
+        assertThat(broken.loads).hasValue(1);
         assertThat(log.watcherCount()).isZero();
+
+        CountingShard repaired = load(2, 1, log);
+        assertThat(repaired.loads).hasValue(1);
+        assertThat(runtime.hostedPartitions()).containsExactly(2);
+    }
+
+    @Test
+    void closingAnswersHeldAndParkedRequestsAndRefusesLaterOnes() throws Exception {
+        ManualCommitWatermark log = new ManualCommitWatermark();
+        CountingShard shard = load(4, 0, log);
+        CompletableFuture<String> parked = runtime.call(4, s -> s.parked, Errors::name);
+        CompletableFuture<String> held = increment(4);
+        awaitWritten(log, 1);
+
+        runtime.close();
+
+        assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
+        assertThat(parked.get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
+        assertThat(shard.unloads).hasValue(1);
+        assertThat(increment(4).get(10, TimeUnit.SECONDS)).isEqualTo("NOT_COORDINATOR");
+        runtime.scheduleLoad(5, 0, log, timer -> new CountingShard(log)); // ignored once closed
+        assertThat(runtime.hostedPartitions()).isEmpty();
     }
 
     @Test
@@ -180,14 +206,20 @@ class CoordinatorRuntimeTest {
 
     @Test
     void callAllGathersTheLoadedShardsInPartitionOrderAfterTheirCommits() throws Exception {
-        ManualCommitWatermark log = new ManualCommitWatermark();
-        load(5, 0, log);
-        load(2, 0, log);
+        ManualCommitWatermark written = new ManualCommitWatermark();
+        ManualCommitWatermark idle = new ManualCommitWatermark();
+        load(5, 0, idle);
+        load(2, 0, written);
         increment(2);
-        awaitWritten(log, 1);
-        CompletableFuture<List<String>> all = runtime.callAll(shard -> "shard with " + shard.value);
-        assertThat(all).isNotDone();
-        log.commitAll();
+        awaitWritten(written, 1);
+        CountDownLatch ran = new CountDownLatch(2);
+        CompletableFuture<List<String>> all = runtime.callAll(shard -> {
+            ran.countDown();
+            return "shard with " + shard.value;
+        });
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(all).as("shard 2's write is not committed yet").isNotDone();
+        written.commitAll();
         assertThat(all.get(10, TimeUnit.SECONDS)).containsExactly("shard with 1", "shard with 0");
     }
 

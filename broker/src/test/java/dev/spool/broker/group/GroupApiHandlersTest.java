@@ -11,7 +11,6 @@ import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.config.Endpoint;
-import dev.spool.broker.coordinator.CoordinatorRuntime;
 import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataLog;
@@ -93,8 +92,7 @@ class GroupApiHandlersTest {
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes());
         topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
-        coordinator = new GroupCoordinator(settings, 1, new CoordinatorRuntime<>("group", 2), metadata, topics, partitions,
-                System::currentTimeMillis);
+        coordinator = new GroupCoordinator(settings, 1, 2, metadata, topics, partitions, System::currentTimeMillis);
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));

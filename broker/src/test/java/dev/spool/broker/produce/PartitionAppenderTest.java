@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.purgatory.ManualWaitTimer;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,7 @@ class PartitionAppenderTest {
     private static final long NOW_MS = 1_800_000_000_000L;
     private static final short VERSION = 11;
     private static final long PRODUCER = 7;
+    private static final long TIMEOUT_MS = 30_000;
 
     @TempDir
     Path dataDir;
@@ -49,6 +52,7 @@ class PartitionAppenderTest {
     private PartitionLog log;
     private Partition partition;
     private PartitionAppender appender;
+    private final ManualWaitTimer waits = new ManualWaitTimer();
 
     @AfterEach
     void closeLog() throws IOException {
@@ -71,7 +75,7 @@ class PartitionAppenderTest {
         dir = dataDir.resolve("topic-0");
         log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
         partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, assignment);
-        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS);
+        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS, waits);
     }
 
     private void reopen(LogConfig config) throws IOException {
@@ -89,7 +93,11 @@ class PartitionAppenderTest {
     }
 
     private PartitionProduceResponse append(ByteBuffer batch) {
-        return appender.append(batch, VERSION, (short) -1).join();
+        try {
+            return appender.append(batch, VERSION, (short) -1, TIMEOUT_MS).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("no answer to the append", e);
+        }
     }
 
     @Test
@@ -112,23 +120,23 @@ class PartitionAppenderTest {
         Queue<Runnable> ioThreads = new ArrayDeque<>();
         open(LogConfig.defaults(), ioThreads::add);
         CompletableFuture<PartitionProduceResponse> first = appender.append(batch(PRODUCER, (short) 0, 0, 2), VERSION,
-                (short) -1);
+                (short) -1, TIMEOUT_MS);
         assertThat(first).as("the first append loads the producer state: on the io threads").isNotDone();
         ioThreads.remove().run();
         assertThat(first.join().baseOffset()).isZero();
 
         CompletableFuture<PartitionProduceResponse> second = appender.append(batch(PRODUCER, (short) 0, 2, 2), VERSION,
-                (short) -1);
+                (short) -1, TIMEOUT_MS);
         assertThat(second).as("an uncompressed batch: answered on the calling thread").isDone();
         assertThat(second.join().baseOffset()).isEqualTo(2);
         assertThat(ioThreads).isEmpty();
 
         ByteBuffer compressed = new RecordBatchBuilder(CompressionType.LZ4).producer(PRODUCER, (short) 0, 4)
                 .append(NOW_MS, null, new byte[100]).build();
-        CompletableFuture<PartitionProduceResponse> third = appender.append(compressed, VERSION, (short) -1);
+        CompletableFuture<PartitionProduceResponse> third = appender.append(compressed, VERSION, (short) -1, TIMEOUT_MS);
         assertThat(third).as("a compressed batch is inflated on the io threads").isNotDone();
         CompletableFuture<PartitionProduceResponse> fourth = appender.append(batch(PRODUCER, (short) 0, 5, 1), VERSION,
-                (short) -1);
+                (short) -1, TIMEOUT_MS);
         assertThat(fourth).as("queued behind the third").isNotDone();
         ioThreads.remove().run();
         assertThat(third.join().baseOffset()).isEqualTo(4);
@@ -143,9 +151,9 @@ class PartitionAppenderTest {
         ByteBuffer rolling = batch(PRODUCER, (short) 0, 100, 100);
         int segmentBytes = first.remaining() + rolling.remaining() - 1; // the second batch needs a new segment
         open(LogConfig.defaults().with(Map.of("segment.bytes", String.valueOf(segmentBytes))), ioThreads::add);
-        appender.append(first, VERSION, (short) -1);
+        appender.append(first, VERSION, (short) -1, TIMEOUT_MS);
         ioThreads.remove().run();
-        CompletableFuture<PartitionProduceResponse> rolled = appender.append(rolling, VERSION, (short) -1);
+        CompletableFuture<PartitionProduceResponse> rolled = appender.append(rolling, VERSION, (short) -1, TIMEOUT_MS);
         assertThat(rolled).as("a roll creates files: on the io threads").isNotDone();
         ioThreads.remove().run();
         assertThat(rolled.join().errorCode()).isEqualTo(Errors.NONE.code());
@@ -154,7 +162,7 @@ class PartitionAppenderTest {
         assertThat(log.highWatermark()).isEqualTo(200);
         assertThat(Files.exists(dir.resolve("00000000000000000100.snapshot"))).as("the roll's producer snapshot").isTrue();
         CompletableFuture<PartitionProduceResponse> next = appender.append(batch(PRODUCER, (short) 0, 200, 1), VERSION,
-                (short) -1);
+                (short) -1, TIMEOUT_MS);
         assertThat(next).as("the roll is known: back on the calling thread").isDone();
         assertThat(next.join().baseOffset()).isEqualTo(200);
         assertThat(ioThreads).isEmpty();
@@ -298,8 +306,58 @@ class PartitionAppenderTest {
         log.close();
         open(LogConfig.defaults().with(Map.of("min.insync.replicas", "2")), Runnable::run,
                 new PartitionImage(0, List.of(1, 2, 3), List.of(1, 2), 1, 3, 1));
-        assertThat(append(batch(-1, (short) -1, -1, 1)).errorCode()).isEqualTo(Errors.NONE.code());
+        CompletableFuture<PartitionProduceResponse> written = appender.append(batch(-1, (short) -1, -1, 1), VERSION,
+                (short) -1, TIMEOUT_MS);
         assertThat(log.logEndOffset()).isEqualTo(1);
+        log.updateHighWatermark(1); // what the follower's fetch will do
+        partition.notifyAppended();
+        waits.runPending();
+        assertThat(written.join().errorCode()).isEqualTo(Errors.NONE.code());
+    }
+
+    /** A leader with a follower in sync: its appends commit only when the high watermark moves. */
+    private void openWithAFollowerInSync() throws IOException {
+        open(LogConfig.defaults(), Runnable::run, new PartitionImage(0, List.of(1, 2), List.of(1, 2), 1, 3, 0));
+    }
+
+    @Test
+    void acksAllIsAnsweredOnceTheHighWatermarkPassesTheBatch() throws IOException {
+        openWithAFollowerInSync();
+        CompletableFuture<PartitionProduceResponse> answer = appender.append(batch(-1, (short) -1, -1, 2), VERSION,
+                (short) -1, TIMEOUT_MS);
+        waits.runPending();
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.highWatermark()).as("not committed before the follower has it").isZero();
+        assertThat(answer).isNotDone();
+
+        log.updateHighWatermark(1); // the follower has the first record only
+        partition.notifyAppended();
+        waits.runPending();
+        assertThat(answer).isNotDone();
+
+        log.updateHighWatermark(2);
+        partition.notifyAppended();
+        waits.runPending();
+        assertThat(answer.join().errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(answer.join().baseOffset()).isZero();
+        assertThat(waits.liveTimeouts()).isZero();
+    }
+
+    @Test
+    void acksAllTimesOutWhenTheBatchIsNotCommittedInTimeAndAcksOneNeverWaits() throws IOException {
+        openWithAFollowerInSync();
+        CompletableFuture<PartitionProduceResponse> all = appender.append(batch(-1, (short) -1, -1, 1), VERSION,
+                (short) -1, TIMEOUT_MS);
+        CompletableFuture<PartitionProduceResponse> one = appender.append(batch(-1, (short) -1, -1, 1), VERSION,
+                (short) 1, TIMEOUT_MS);
+        assertThat(one.join().baseOffset()).isEqualTo(1);
+
+        waits.advance(TIMEOUT_MS - 1);
+        assertThat(all).isNotDone();
+        waits.advance(1);
+        assertThat(all.join().errorCode()).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+        assertThat(log.logEndOffset()).as("written, not committed").isEqualTo(2);
+        assertThat(log.highWatermark()).isZero();
     }
 
     @Test

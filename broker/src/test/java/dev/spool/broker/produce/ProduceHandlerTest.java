@@ -10,6 +10,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
+import dev.spool.broker.purgatory.ManualWaitTimer;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.Errors;
@@ -67,7 +68,7 @@ class ProduceHandlerTest {
         // The fixture's partition manager sees the same records as the image the handler reads.
         image = image.apply(records, records.size());
         fixture.apply(records.toArray(VersionedRecord[]::new));
-        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis);
+        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis, new ManualWaitTimer());
         handler = new ProduceHandler(() -> image, partitions, appenders);
     }
 
