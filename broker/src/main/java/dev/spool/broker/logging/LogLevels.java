@@ -8,7 +8,7 @@ import org.slf4j.event.Level;
 
 /**
  * Immutable: the level of each logger: {@code spool.log.level} for all (default INFO, and WARN for
- * {@code io.netty}), and {@code spool.log.level.PREFIX} for the loggers whose names start with that prefix at a dot (the longest such
+ * {@code io.netty} and {@code org.apache.ratis}), and {@code spool.log.level.PREFIX} for the loggers whose names start with that prefix at a dot (the longest such
  * prefix wins), e.g. {@code -Dspool.log.level.io.netty=WARN -Dspool.log.level.dev.spool.log=DEBUG}. A level is
  * TRACE, DEBUG, INFO, WARN, ERROR or OFF, held as the lowest {@link Level#toInt()} that is logged.
  */
@@ -17,8 +17,12 @@ final class LogLevels {
     static final String PROPERTY = "spool.log.level";
     /** The threshold of OFF: above every level. */
     static final int OFF = Integer.MAX_VALUE;
-    /** Netty logs its internals at INFO and DEBUG; a property for the prefix overrides it. */
-    private static final Map<String, Integer> DEFAULT_THRESHOLD_BY_PREFIX = Map.of("io.netty", Level.WARN.toInt());
+    /**
+     * Netty logs its internals at INFO and DEBUG, Ratis every setting it reads and (through its own Netty) every
+     * connection at INFO; Spool says what matters of the quorum itself. A property for the prefix overrides it.
+     */
+    private static final Map<String, Integer> DEFAULT_THRESHOLD_BY_PREFIX = Map.of("io.netty", Level.WARN.toInt(),
+            "org.apache.ratis", Level.WARN.toInt());
 
     private final int rootThreshold;
     private final Map<String, Integer> thresholdByPrefix;

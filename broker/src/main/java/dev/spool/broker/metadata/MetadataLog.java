@@ -4,6 +4,7 @@ import dev.spool.log.BatchScanner;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -38,6 +39,34 @@ public final class MetadataLog implements AutoCloseable {
 
     /** Appends the records of one change as one batch and fsyncs it. Returns the offset of the last record. */
     public long append(List<VersionedRecord> records, long nowMs) throws IOException {
+        long lastOffset = log.appendAsLeader(encode(records, nowMs), 0).lastOffset();
+        log.flush();
+        // The only replica: what is durable here is committed.
+        log.updateHighWatermark(log.logEndOffset());
+        return lastOffset;
+    }
+
+    /**
+     * Appends a batch a Raft quorum committed ({@link #encode}d), at the next offset, with the Raft term as
+     * its leader epoch, without an fsync: the quorum's own log is the durable copy. Returns its last offset.
+     */
+    public long appendCommitted(ByteBuffer batch, int term) throws IOException {
+        long lastOffset = log.appendAsLeader(batch, term).lastOffset();
+        log.updateHighWatermark(log.logEndOffset());
+        return lastOffset;
+    }
+
+    /** Forgets every record: the quorum's log rebuilds this one from its start. */
+    public void clear() throws IOException {
+        log.truncateFullyAndStartAt(0);
+    }
+
+    public long logEndOffset() {
+        return log.logEndOffset();
+    }
+
+    /** One change as one Kafka record batch (base offset 0, uncompressed, null keys): what the logs store. */
+    public static ByteBuffer encode(List<VersionedRecord> records, long nowMs) {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
         for (VersionedRecord record : records) {
             ByteBuffer value = MetadataRecordSerde.serialize(record);
@@ -45,11 +74,16 @@ public final class MetadataLog implements AutoCloseable {
             value.get(bytes);
             builder.append(nowMs, null, bytes);
         }
-        long lastOffset = log.appendAsLeader(builder.build(), 0).lastOffset();
-        log.flush();
-        // The only replica: what is durable here is committed.
-        log.updateHighWatermark(log.logEndOffset());
-        return lastOffset;
+        return builder.build();
+    }
+
+    /** The records of one {@link #encode}d batch. */
+    public static List<VersionedRecord> decode(ByteBuffer batch) {
+        List<VersionedRecord> records = new ArrayList<>();
+        for (Record record : new RecordBatch().wrap(batch, batch.position()).records()) {
+            records.add(MetadataRecordSerde.deserialize(record.value()));
+        }
+        return records;
     }
 
     /** Every record after {@code afterOffset}, in order, grouped by batch, each group with its last offset. */

@@ -37,6 +37,7 @@ public final class MetadataManager implements AutoCloseable {
     /** Loads the newest snapshot and replays the log after it. Call once, before listeners are added. */
     public void load() throws IOException {
         publisher.load();
+        quorum.start();
     }
 
     /** Adds a listener and tells it of the current image (as a change from the empty one). */

@@ -26,6 +26,10 @@ public interface MetadataQuorum extends AutoCloseable {
     /** The committed batches after {@code afterOffset}, in order (loading, before anything is proposed). */
     void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) throws IOException;
 
+    /** Begins following the quorum once the committed batches were replayed (a Raft voter joins here). */
+    default void start() throws IOException {
+    }
+
     /** Proposes one batch; completes with the offset of its last record once it is committed and published. */
     CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs);
 

@@ -1,0 +1,167 @@
+package dev.spool.broker.quorum;
+
+import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.log.FileTrees;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * The metadata quorum of several controllers, on Apache Ratis: a proposal is one Raft log entry (a Kafka
+ * record batch, see {@link MetadataStateMachine}), committed once a majority of the voters has it, then
+ * applied by every voter in the same order to its {@code __cluster_metadata} log. Only the leader, once it
+ * has applied every entry of earlier terms, takes proposals: elsewhere {@link #propose} fails with
+ * {@link NotLeaderException}. The Kafka-format log and the image snapshots are derived data: this first
+ * version rebuilds them from the Raft log at every start (Raft snapshots come next). Thread-safe.
+ */
+public final class RaftMetadataQuorum implements MetadataQuorum {
+
+    private final int nodeId;
+    private final RaftGroup group;
+    private final Path storageDir;
+    private final RaftProperties properties;
+    private final MetadataLog materialized;
+    private final MetadataStateMachine stateMachine;
+    private final Path snapshotDir;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private volatile RaftServer server;
+
+    /**
+     * A voter of the quorum of {@code voters} (one of which is {@code nodeId}), keeping its Raft log under
+     * {@code raftDir} and its Kafka-format log in {@code materialized}; {@code clusterId} names the Raft group,
+     * so two clusters never mix.
+     */
+    public RaftMetadataQuorum(int nodeId, List<QuorumVoter> voters, String clusterId, Path raftDir,
+                              MetadataLog materialized) throws IOException {
+        this.nodeId = nodeId;
+        QuorumVoter self = voters.stream().filter(voter -> voter.nodeId() == nodeId).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("node " + nodeId
+                        + " is not among controller.quorum.voters " + voters));
+        List<RaftPeer> peers = new ArrayList<>();
+        for (QuorumVoter voter : voters) {
+            peers.add(RaftPeer.newBuilder().setId(peerId(voter.nodeId())).setAddress(voter.address()).build());
+        }
+        this.group = RaftGroup.valueOf(RaftGroupId.valueOf(
+                UUID.nameUUIDFromBytes(clusterId.getBytes(StandardCharsets.UTF_8))), peers);
+        this.storageDir = raftDir.resolve("ratis");
+        this.properties = RaftSettings.of(self, storageDir);
+        this.materialized = materialized;
+        this.stateMachine = new MetadataStateMachine(materialized);
+        // Derived from the Raft log, which is replayed from its start: cleared so nothing is applied twice.
+        this.snapshotDir = raftDir.resolve("image-snapshots");
+        FileTrees.deleteRecursively(snapshotDir);
+        Files.createDirectories(snapshotDir);
+        materialized.clear();
+    }
+
+    static RaftPeerId peerId(int nodeId) {
+        return RaftPeerId.valueOf("n" + nodeId);
+    }
+
+    @Override
+    public void setCommitListener(CommitListener listener) {
+        stateMachine.setCommitListener(listener);
+    }
+
+    /** Nothing is committed before the Raft server starts: its log is applied after {@link #start}. */
+    @Override
+    public void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) {
+    }
+
+    /** Starts the Raft server: it joins the quorum and applies the committed entries of its log. */
+    @Override
+    public synchronized void start() throws IOException {
+        if (server != null) {
+            return;
+        }
+        // A voter's first start formats its Raft storage; every later one recovers it (Ratis refuses to format
+        // over an existing group directory, and recovering a missing one fails).
+        boolean exists = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
+        server = RaftServer.newBuilder().setServerId(peerId(nodeId)).setGroup(group).setProperties(properties)
+                .setStateMachine(stateMachine)
+                .setOption(exists ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
+                .build();
+        server.start();
+    }
+
+    /** Whether this voter is the quorum's leader, ready to take proposals. */
+    public boolean isLeader() {
+        return stateMachine.isLeaderReady();
+    }
+
+    /** The node id of the quorum's leader as this voter knows it, or -1. */
+    public int leaderId() throws IOException {
+        RaftPeerId leader = server.getDivision(group.getGroupId()).getInfo().getLeaderId();
+        return leader == null ? -1 : Integer.parseInt(leader.toString().substring(1));
+    }
+
+    @Override
+    public CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs) {
+        RaftServer running = server;
+        if (running == null || !stateMachine.isLeaderReady()) {
+            return CompletableFuture.failedFuture(new NotLeaderException(nodeId));
+        }
+        ByteBuffer batch = MetadataLog.encode(records, nowMs);
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(running.getId())
+                .setGroupId(group.getGroupId())
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(Message.valueOf(ByteString.copyFrom(batch)))
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        try {
+            return running.submitClientRequestAsync(request).thenApply(RaftMetadataQuorum::lastOffset);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static long lastOffset(RaftClientReply reply) {
+        if (!reply.isSuccess()) {
+            throw reply.getException() != null ? new IllegalStateException(reply.getException())
+                    : new IllegalStateException("the metadata quorum refused the proposal");
+        }
+        return Long.parseLong(reply.getMessage().getContent().toStringUtf8());
+    }
+
+    @Override
+    public Path snapshotDir() {
+        return snapshotDir;
+    }
+
+    @Override
+    public void deleteRecordsBefore(long offset) throws IOException {
+        materialized.deleteRecordsBefore(offset);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        materialized.close();
+    }
+}
