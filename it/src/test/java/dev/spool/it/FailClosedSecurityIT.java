@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/spool server} fails closed: a listener or setting that asks for security Spool does not have
- * (TLS, SASL, an authorizer) stops start-up with exit status 2 and a message naming it, before any port
+ * (TLS, SASL, an authorizer), or for a cluster of several nodes, stops start-up with exit status 2 and a message naming it, before any port
  * opens or anything is written; a PLAINTEXT-only configuration, custom listener names included, starts.
  */
 class FailClosedSecurityIT {
@@ -58,6 +58,22 @@ class FailClosedSecurityIT {
         assertRefused("PLAINTEXT", List.of("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
                 "invalid value 'org.apache.kafka.metadata.authorizer.StandardAuthorizer' for authorizer.class.name: "
                         + "not supported");
+    }
+
+    @Test
+    void aQuorumOfSeveralControllersIsRefused() throws Exception {
+        // Ignored, each of the three nodes would start as a cluster of its own.
+        assertRefused("CONTROLLER", List.of("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                        "process.roles=broker,controller", "node.id=1", "controller.listener.names=CONTROLLER",
+                        "controller.quorum.voters=1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093"),
+                "controller.quorum.voters=1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093 is not supported");
+    }
+
+    @Test
+    void aBrokerOnlyNodeIsRefused() throws Exception {
+        assertRefused("CONTROLLER", List.of("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "process.roles=broker", "controller.quorum.bootstrap.servers=127.0.0.1:19093"),
+                "process.roles=broker is not supported");
     }
 
     @Test

@@ -259,6 +259,7 @@ public final class BrokerConfig {
         if (nodeId() < 0) {
             throw new ConfigException("node.id must be >= 0, got " + nodeId());
         }
+        SingleNodeCluster.require(properties, nodeId());
         if (socketRequestMaxBytes() <= 0) {
             throw new ConfigException("socket.request.max.bytes must be > 0, got " + socketRequestMaxBytes());
         }
