@@ -5,6 +5,7 @@ import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
+import dev.spool.broker.api.DescribeQuorumHandler;
 import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
@@ -24,6 +25,7 @@ import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.types.Uuid;
 
 /**
  * The broker's fifth layer: every API it answers, each registered with the versions it serves (what
@@ -59,6 +61,9 @@ final class ApiLayer {
                                 partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                         new ClusterHandler(metadataLayer::cluster))
+                .register(ApiKey.DESCRIBE_QUORUM, 0, ApiKey.DESCRIBE_QUORUM.highestVersion,
+                        new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
+                                metadataLayer::cluster, storage.clock::nowMs))
                 .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                         new DescribeTopicPartitionsHandler(metadata::image, partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitionLayer.partitions, storage.scheduler))
@@ -82,5 +87,11 @@ final class ApiLayer {
         new GroupHandler(coordinators.groups).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
         return new ApiLayer(registry, apiVersions);
+    }
+
+    /** The metadata log dir's {@code directory.id}, or the zero id if meta.properties has none. */
+    private static Uuid directoryId(StorageLayer storage) {
+        String id = storage.meta.directoryId();
+        return id == null ? Uuid.ZERO_UUID : Uuid.fromString(id);
     }
 }

@@ -25,6 +25,7 @@ class AdminToolsIT {
     private static final String DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand";
     private static final String GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell";
     private static final String LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand";
+    private static final String METADATA_QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand";
 
     @RegisterExtension
     static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
@@ -37,6 +38,20 @@ class AdminToolsIT {
         ExternalCommand.Result result = KafkaTool.run(mainClass, withBootstrap);
         assertThat(result.exitCode()).as(result.output()).isZero();
         return result;
+    }
+
+    @Test
+    void kafkaMetadataQuorumShowsThisNodeAsLeaderAndOnlyVoter() throws Exception {
+        tool(TOPICS, "--create", "--topic", "quorum-topic", "--partitions", "1");
+
+        String status = tool(METADATA_QUORUM, "describe", "--status").output();
+        assertThat(status).containsPattern("LeaderId:\\s+1\\b").containsPattern("MaxFollowerLag:\\s+0\\b")
+                .containsPattern("CurrentVoters:\\s+\\[\\{\"id\": 1, ").containsPattern("CurrentObservers:\\s+\\[\\]");
+        long highWatermark = Long.parseLong(status.replaceAll("(?s).*HighWatermark:\\s+(\\d+).*", "$1"));
+        assertThat(highWatermark).as("the topic's records are in the metadata log").isPositive();
+
+        String replication = tool(METADATA_QUORUM, "describe", "--replication").output();
+        assertThat(replication).containsPattern("(?m)^1\\s+\\S+\\s+" + highWatermark + "\\s+0\\s+\\d+\\s+\\d+\\s+Leader");
     }
 
     @Test
