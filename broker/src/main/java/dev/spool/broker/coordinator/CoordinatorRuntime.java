@@ -59,7 +59,8 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
 
     /**
      * This broker leads {@code partition} at {@code leaderEpoch}: loads its shard (made by {@code create}
-     * with the shard's timer) unless it is loaded already, in which case only the epoch is noted.
+     * with the shard's timer) unless one was loaded (or failed to load) at this epoch already; a shard of an
+     * older epoch is unloaded and the partition replayed anew.
      */
     public synchronized void scheduleLoad(int partition, int leaderEpoch, CommitWatermark watermark,
                                           Function<CoordinatorTimer, S> create) {

@@ -40,7 +40,6 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     private final OffsetStore offsets = new OffsetStore();
     private final ClassicGroupMembership membership;
     private final OffsetCommits offsetCommits;
-    private boolean loaded;
 
     GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
                           GroupSettings settings) {
@@ -62,7 +61,6 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     public void load() throws IOException {
         long startMs = clockMs.getAsLong();
         log.replay(this::replay);
-        loaded = true;
         for (ClassicGroup group : groups.values()) {
             membership.onLoaded(group);
         }
@@ -76,10 +74,6 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     @Override
     public void unload() {
         membership.answerParked(Errors.NOT_COORDINATOR);
-    }
-
-    boolean isLoaded() {
-        return loaded;
     }
 
     ClassicGroupMembership membership() {

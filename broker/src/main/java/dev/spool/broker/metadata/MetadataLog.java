@@ -61,10 +61,6 @@ public final class MetadataLog implements AutoCloseable {
         log.truncateFullyAndStartAt(0);
     }
 
-    public long logEndOffset() {
-        return log.logEndOffset();
-    }
-
     /** One change as one Kafka record batch (base offset 0, uncompressed, null keys): what the logs store. */
     public static ByteBuffer encode(List<VersionedRecord> records, long nowMs) {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);

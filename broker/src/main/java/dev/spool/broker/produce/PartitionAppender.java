@@ -102,8 +102,7 @@ public final class PartitionAppender {
         if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()) {
             return CompletableFuture.completedFuture(response);
         }
-        int minInsyncReplicas = effectiveMinInsyncReplicas(partition.log().config().minInsyncReplicas,
-                partition.assignment().replicas().size());
+        int minInsyncReplicas = minInsyncReplicas(partition.log().config(), partition.assignment());
         DelayedProduce delayed = new DelayedProduce(partition, appended.commitOffset(), appended.leaderEpoch(),
                 minInsyncReplicas, response);
         delayed.park(waits, timeoutMs);
@@ -141,6 +140,10 @@ public final class PartitionAppender {
         return Math.min(minInsyncReplicas, replicationFactor);
     }
 
+    private static int minInsyncReplicas(LogConfig config, PartitionImage assignment) {
+        return effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
+    }
+
     /**
      * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
      * on more than a write to the page cache: inflating a compressed batch to validate it or compressing one
@@ -163,7 +166,7 @@ public final class PartitionAppender {
             }
             // Kafka checks the in-sync replicas before it looks at the records.
             PartitionImage assignment = partition.assignment();
-            int minInsyncReplicas = effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
+            int minInsyncReplicas = minInsyncReplicas(config, assignment);
             int inSyncReplicas = assignment.isr().size();
             if (acks == ACKS_ALL && inSyncReplicas < minInsyncReplicas) {
                 return Appended.failed(error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
