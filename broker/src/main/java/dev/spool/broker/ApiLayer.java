@@ -2,6 +2,8 @@ package dev.spool.broker;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
+import dev.spool.broker.api.BrokerLifecycleHandler;
+import dev.spool.broker.api.ControllerForwarding;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
@@ -11,6 +13,7 @@ import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.config.ConfigController;
 import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.fetch.ListOffsetsHandler;
@@ -20,12 +23,15 @@ import dev.spool.broker.group.GroupHandler;
 import dev.spool.broker.group.OffsetHandler;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.produce.AllocateProducerIdsHandler;
 import dev.spool.broker.produce.DescribeProducersHandler;
 import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.ProduceHandler;
+import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
+import java.util.List;
 
 /**
  * The broker's fifth layer: every API it answers, each registered with the versions it serves (what
@@ -34,6 +40,10 @@ import dev.spool.protocol.types.Uuid;
  * API family registers here; an authorizer will wrap the registry's handlers. Immutable once built.
  */
 final class ApiLayer {
+
+    /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
+    private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
+            ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -57,13 +67,14 @@ final class ApiLayer {
                 storage::invalidTopicConfig)).registerIn(registry);
         registry.register(ApiKey.METADATA, 0, ApiKey.METADATA.highestVersion,
                         new MetadataHandler(metadataLayer::cluster, metadata::image, !config.autoCreateTopics() ? null
-                                : newTopics -> metadata.submit(image -> topics.createTopics(image, newTopics, false)),
+                                : metadataLayer.topicCreator()::create,
                                 partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
-                        new ClusterHandler(metadataLayer::cluster))
+                        metadataLayer.isCluster() ? new ClusterHandler(metadataLayer::cluster,
+                                metadataLayer::controllers, config.cluster()::isControllerListener)
+                                : new ClusterHandler(metadataLayer::cluster))
                 .register(ApiKey.DESCRIBE_QUORUM, 0, ApiKey.DESCRIBE_QUORUM.highestVersion,
-                        new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
-                                metadataLayer::cluster, storage.clock::nowMs))
+                        describeQuorum(config, storage, metadataLayer))
                 .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                         new DescribeTopicPartitionsHandler(metadata::image, partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitionLayer.partitions, storage.scheduler))
@@ -78,7 +89,7 @@ final class ApiLayer {
         registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
                         new ProduceHandler(metadata::image, partitionLayer.partitions, partitionLayer.appenders))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
-                        new InitProducerIdHandler(new ProducerIdManager(metadata, config.nodeId())))
+                        new InitProducerIdHandler(new ProducerIdManager(metadataLayer.producerIdBlocks(), config.nodeId())))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
                         new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders));
 
@@ -86,7 +97,40 @@ final class ApiLayer {
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
         new GroupHandler(coordinators.groups).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
+        if (metadataLayer.isCluster()) {
+            serveAsClusterNode(config, storage, metadataLayer, registry);
+        }
         return new ApiLayer(registry, apiVersions);
+    }
+
+    /**
+     * A node of a cluster also answers, as the active controller, brokers' registrations and heartbeats, and
+     * forwards what changes the metadata to the active controller when it is not that.
+     */
+    private static void serveAsClusterNode(BrokerConfig config, StorageLayer storage, MetadataLayer metadataLayer,
+                                           ApiRegistry registry) {
+        new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
+                storage.clock::nowMs).registerIn(registry);
+        for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
+            registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
+                    config.cluster(), metadataLayer.controller));
+        }
+        registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
+                new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
+        metadataLayer.controller.answerLocallyWith(registry);
+    }
+
+    private static DescribeQuorumHandler describeQuorum(BrokerConfig config, StorageLayer storage,
+                                                        MetadataLayer metadataLayer) {
+        MetadataManager metadata = metadataLayer.metadata;
+        ClusterSettings cluster = config.cluster();
+        if (!cluster.isCluster()) {
+            return new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
+                    metadataLayer::cluster, storage.clock::nowMs);
+        }
+        return new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
+                metadataLayer::cluster, storage.clock::nowMs, metadataLayer::controllerId, metadata.quorum()::epoch,
+                cluster.voters(), cluster.controllerListenerNames().get(0));
     }
 
     /** The metadata log dir's {@code directory.id}, or the zero id if meta.properties has none. */

@@ -77,7 +77,10 @@ public final class Broker implements AutoCloseable {
             NetworkLayer network = closer.register(NetworkLayer.start(config, storage, metadata, partitions,
                     coordinators, apis, transport.join()));
             closer.handOver(startingTransport);
-            long brokerEpoch = metadata.register(network.advertised);
+            MetadataLayer.Registration registration = metadata.register(network.advertised);
+            // Closed first: a broker of a cluster asks to be fenced while it still serves.
+            closer.register(registration.lifecycle());
+            long brokerEpoch = registration.brokerEpoch();
             LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {} (broker epoch {})",
                     config.nodeId(), storage.meta.clusterId(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), network.bound,

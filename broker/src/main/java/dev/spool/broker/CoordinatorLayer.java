@@ -21,7 +21,7 @@ final class CoordinatorLayer implements AutoCloseable {
     static CoordinatorLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
                                   PartitionLayer partitions) {
         GroupCoordinator groups = new GroupCoordinator(GroupSettings.from(config), config.nodeId(),
-                config.get(BrokerConfig.GROUP_COORDINATOR_THREADS), metadata.metadata, metadata.topics,
+                config.get(BrokerConfig.GROUP_COORDINATOR_THREADS), metadata.metadata, metadata.topicCreator(),
                 partitions.partitions, storage.clock);
         try {
             metadata.metadata.addListener(groups);

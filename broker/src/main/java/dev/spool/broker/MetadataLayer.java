@@ -1,89 +1,221 @@
 package dev.spool.broker;
 
+import dev.spool.broker.client.ClientEventLoops;
+import dev.spool.broker.client.ClientSettings;
+import dev.spool.broker.client.NodeClients;
+import dev.spool.broker.cluster.BrokerFencer;
+import dev.spool.broker.cluster.BrokerLifecycle;
+import dev.spool.broker.cluster.BrokerSessions;
 import dev.spool.broker.cluster.ClusterView;
+import dev.spool.broker.cluster.ControllerChannel;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.BrokerConfigLayers;
+import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSecurity;
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.LocalMetadataQuorum;
 import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.metadata.TopicCreator;
+import dev.spool.broker.produce.ProducerIdBlocks;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.AllocateProducerIdsRequestData;
+import dev.spool.protocol.message.AllocateProducerIdsResponseData;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.CreateTopicsRequestData;
+import dev.spool.protocol.message.CreateTopicsResponseData;
 import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.metadata.TopicEventLog;
+import dev.spool.broker.quorum.QuorumVoter;
+import dev.spool.broker.quorum.RaftMetadataQuorum;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * The broker's second layer: the cluster metadata (loaded from the metadata log before anything reads
  * it), the config layers every topic's settings resolve through, the topic controller that decides
- * creations and deletions, and the cluster view derived from the image's broker registrations. The
- * Raft quorum will replace the local metadata log here and nowhere else. Immutable once loaded.
+ * creations and deletions, and the cluster view derived from the image's broker registrations. On one node the
+ * metadata is a local log; in a cluster the Raft quorum replicates it, and this layer also holds the way to the
+ * active controller and the controller's watch over the brokers' sessions. Immutable once loaded.
  */
 final class MetadataLayer implements AutoCloseable {
+
+    /** How often the active controller looks for brokers whose sessions expired. */
+    private static final long SESSION_CHECK_INTERVAL_MS = 500;
+    /** The CreateTopics version a node sends the active controller: the newest Spool serves. */
+    private static final short CREATE_TOPICS_VERSION = 7;
+    /** How long a broker of a cluster tries to register (the quorum may still be electing its first leader). */
+    private static final long REGISTRATION_TIMEOUT_MS = 120_000;
 
     final MetadataManager metadata;
     final BrokerConfigLayers configLayers;
     final TopicController topics;
+    /** Only in a cluster: how this node reaches the active controller, and the controller's broker sessions. */
+    final ControllerChannel controller;
+    final BrokerSessions sessions;
     private final BrokerConfig config;
     private final String clusterId;
+    private final ScheduledExecutorService scheduler;
+    private final Closer closer;
 
     private MetadataLayer(MetadataManager metadata, BrokerConfigLayers configLayers, TopicController topics,
-                          BrokerConfig config, String clusterId) {
+                          ControllerChannel controller, BrokerSessions sessions, BrokerConfig config, String clusterId,
+                          ScheduledExecutorService scheduler, Closer closer) {
         this.metadata = metadata;
         this.configLayers = configLayers;
         this.topics = topics;
+        this.controller = controller;
+        this.sessions = sessions;
         this.config = config;
         this.clusterId = clusterId;
+        this.scheduler = scheduler;
+        this.closer = closer;
     }
 
     static MetadataLayer load(BrokerConfig config, StorageLayer storage) throws IOException {
-        MetadataManager metadata = new MetadataManager(new MetadataLog(storage.metadataPartition), storage.clock,
-                config.metadataSnapshotIntervalRecords());
+        ClusterSettings cluster = config.cluster();
+        Closer closer = new Closer();
         try {
+            MetadataLog log = new MetadataLog(storage.metadataPartition);
+            // Ratis' classes load only here, in a cluster: one node keeps its start-up and memory.
+            MetadataQuorum quorum = cluster.isCluster()
+                    ? new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(), storage.meta.clusterId(), log.dir(),
+                            log)
+                    : new LocalMetadataQuorum(log);
+            MetadataManager metadata = closer.register(new MetadataManager(config.nodeId(), quorum, storage.clock,
+                    config.metadataSnapshotIntervalRecords()));
             metadata.load();
             metadata.addListener(new TopicEventLog());
             TopicController topics = new TopicController(new TopicDefaults(config.numPartitions(),
                     config.defaultReplicationFactor(), config.logConfigDefaults()), storage::invalidTopicConfig);
-            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, config,
-                    storage.meta.clusterId());
+            BrokerSessions sessions = new BrokerSessions(cluster.sessionTimeoutMs());
+            ControllerChannel controller = null;
+            if (cluster.isCluster()) {
+                ClientEventLoops loops = closer.register(ClientEventLoops.ownThreads(1, "spool-node-client"));
+                NodeClients clients = closer.register(new NodeClients(
+                        ClientSettings.of("spool-node-" + config.nodeId()), loops));
+                controller = new ControllerChannel(config.nodeId(), cluster, quorum, clients);
+                closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, storage.scheduler,
+                        SESSION_CHECK_INTERVAL_MS));
+            }
+            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, config,
+                    storage.meta.clusterId(), storage.scheduler, closer);
         } catch (IOException | RuntimeException | Error e) {
-            metadata.close();
+            closer.close();
             throw e;
         }
     }
 
+    /** Whether this node is one of a cluster's, its metadata replicated by the Raft quorum. */
+    boolean isCluster() {
+        return controller != null;
+    }
+
+    /** The id of the active controller as this node knows it: itself on one node, -1 during an election. */
+    int controllerId() {
+        return metadata.quorum().isActiveController() ? config.nodeId() : metadata.quorum().activeControllerId();
+    }
+
     /** The cluster as the image shows it now; this broker is in it once it has {@link #register}ed. */
     ClusterView cluster() {
-        return ClusterView.of(clusterId, config.nodeId(), metadata.image());
+        return ClusterView.of(clusterId, controllerId(), metadata.image());
+    }
+
+    /** The controllers (the quorum's voters) at their controller listeners, as --bootstrap-controller tools see them. */
+    ClusterView controllers() {
+        List<ClusterView.BrokerNode> voters = new ArrayList<>();
+        String listener = config.cluster().controllerListenerNames().get(0);
+        for (QuorumVoter voter : config.cluster().voters()) {
+            voters.add(new ClusterView.BrokerNode(voter.nodeId(), new Endpoint(listener, voter.host(), voter.port()),
+                    null));
+        }
+        return new ClusterView(clusterId, controllerId(), List.copyOf(voters));
     }
 
     /**
-     * Registers this broker (a RegisterBrokerRecord with a new incarnation and its advertised listeners) and
-     * returns its broker epoch; clients learn of the broker from the image from then on.
+     * Registers this broker (a RegisterBrokerRecord with a new incarnation and its advertised listeners, the
+     * controller listeners left out: clients never reach them) and returns its broker epoch; clients learn of the
+     * broker from the image from then on. In a cluster, the active controller registers it (fenced until its
+     * heartbeats show it caught up), and the returned lifecycle keeps sending them until closed.
      */
-    long register(List<Endpoint> advertised) throws IOException, InterruptedException {
+    Registration register(List<Endpoint> advertised) throws IOException, InterruptedException {
         List<BrokerRegistration.Listener> listeners = new ArrayList<>(advertised.size());
         for (Endpoint endpoint : advertised) {
-            listeners.add(new BrokerRegistration.Listener(endpoint.listenerName(), endpoint.host(), endpoint.port(),
-                    ListenerSecurity.protocolId(config.securityProtocolOf(endpoint))));
+            if (!config.cluster().isControllerListener(endpoint.listenerName())) {
+                listeners.add(listenerOf(endpoint));
+            }
+        }
+        if (listeners.isEmpty()) {
+            for (Endpoint endpoint : advertised) { // a node with controller listeners only: reachable there
+                listeners.add(listenerOf(endpoint));
+            }
+        }
+        if (isCluster()) {
+            BrokerLifecycle lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, controller, metadata::image);
+            long brokerEpoch = lifecycle.register(listeners, null, REGISTRATION_TIMEOUT_MS);
+            lifecycle.startHeartbeats(scheduler, config.cluster().heartbeatIntervalMs());
+            return new Registration(brokerEpoch, lifecycle);
         }
         try {
-            return metadata.submit(image -> BrokerRegistrations.register(image, config.nodeId(), Uuid.randomUuid(),
-                    listeners)).get(30, TimeUnit.SECONDS);
+            return new Registration(metadata.submit(image -> BrokerRegistrations.register(image, config.nodeId(),
+                    Uuid.randomUuid(), listeners)).get(30, TimeUnit.SECONDS), () -> { });
         } catch (ExecutionException | TimeoutException e) {
             throw new IOException("Cannot register broker " + config.nodeId() + " in the metadata", e);
         }
     }
 
+    private BrokerRegistration.Listener listenerOf(Endpoint endpoint) {
+        return new BrokerRegistration.Listener(endpoint.listenerName(), endpoint.host(), endpoint.port(),
+                ListenerSecurity.protocolId(config.securityProtocolOf(endpoint)));
+    }
+
+    /** Creates topics for the broker itself (auto-creation, internal topics), at the active controller. */
+    TopicCreator topicCreator() {
+        TopicCreator local = TopicCreator.local(metadata, topics);
+        if (!isCluster()) {
+            return local;
+        }
+        return newTopics -> metadata.quorum().isActiveController() ? local.create(newTopics)
+                : controller.sendToOtherNode(ApiKey.CREATE_TOPICS, CREATE_TOPICS_VERSION, new CreateTopicsRequestData()
+                        .setTopics(newTopics).setTimeoutMs((int) REGISTRATION_TIMEOUT_MS))
+                .thenApply(response -> ((CreateTopicsResponseData) response).topics());
+    }
+
+    /** Reserves blocks of producer ids at the active controller (AllocateProducerIds from another node). */
+    ProducerIdBlocks producerIdBlocks() {
+        ProducerIdBlocks local = ProducerIdBlocks.local(metadata);
+        if (!isCluster()) {
+            return local;
+        }
+        return (brokerId, brokerEpoch) -> metadata.quorum().isActiveController() ? local.reserve(brokerId, brokerEpoch)
+                : controller.sendToOtherNode(ApiKey.ALLOCATE_PRODUCER_IDS, (short) 0,
+                        new AllocateProducerIdsRequestData().setBrokerId(brokerId).setBrokerEpoch(brokerEpoch))
+                .thenApply(answer -> {
+                    AllocateProducerIdsResponseData response = (AllocateProducerIdsResponseData) answer;
+                    if (response.errorCode() != Errors.NONE.code()) {
+                        throw new IllegalStateException("The active controller answered AllocateProducerIds with "
+                                + Errors.nameOf(response.errorCode()));
+                    }
+                    return response.producerIdStart();
+                });
+    }
+
+    /** A registered broker: its epoch, and what to close when it goes (the heartbeats of a cluster's broker). */
+    record Registration(long brokerEpoch, AutoCloseable lifecycle) {
+    }
+
     @Override
-    public void close() throws IOException {
-        metadata.close();
+    public void close() {
+        closer.close();
     }
 }

@@ -61,7 +61,8 @@ final class StorageLayer implements AutoCloseable {
             for (Path dir : config.logDirs()) {
                 closer.register(DirectoryLock.acquire(dir));
             }
-            MetaProperties meta = MetaProperties.loadOrCreate(config.logDirs().get(0), config.nodeId());
+            MetaProperties meta = MetaProperties.loadOrCreate(config.logDirs().get(0), config.nodeId(),
+                    config.cluster().clusterId());
             ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, runnable -> {
                 Thread thread = new Thread(runnable, "spool-scheduler");
                 thread.setDaemon(true);

@@ -61,12 +61,14 @@ class FailClosedSecurityIT {
     }
 
     @Test
-    void aQuorumOfSeveralControllersIsRefused() throws Exception {
-        // Ignored, each of the three nodes would start as a cluster of its own.
+    void aQuorumThatDoesNotNameThisNodeIsRefused() throws Exception {
+        // Ignored, the node would start as a cluster of its own beside the quorum it was meant to join.
         assertRefused("CONTROLLER", List.of("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                        "process.roles=broker,controller", "node.id=1", "controller.listener.names=CONTROLLER",
+                        "process.roles=broker,controller", "node.id=4", "controller.listener.names=CONTROLLER",
+                        "cluster.id=MkU3OEVBNTcwNTJENDM2Qg",
                         "controller.quorum.voters=1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093"),
-                "controller.quorum.voters=1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093 is not supported");
+                "controller.quorum.voters=1@127.0.0.1:19093,2@127.0.0.1:29093,3@127.0.0.1:39093 does not name this "
+                        + "node");
     }
 
     @Test

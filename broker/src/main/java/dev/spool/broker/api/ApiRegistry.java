@@ -78,6 +78,20 @@ public final class ApiRegistry {
         return this;
     }
 
+    /**
+     * Replaces the handler of a registered API by {@code wrapping} applied to it (versions unchanged): forwarding,
+     * later authorization, without each handler knowing of it.
+     */
+    public ApiRegistry wrap(ApiKey apiKey, java.util.function.UnaryOperator<ApiHandler> wrapping) {
+        RegisteredApi api = apis.get(apiKey);
+        if (api == null) {
+            throw new IllegalArgumentException(apiKey + " is not registered");
+        }
+        apis.put(apiKey, new RegisteredApi(apiKey, api.minVersion(), api.maxVersion(), wrapping.apply(api.handler()),
+                api.advertisedMinVersion()));
+        return this;
+    }
+
     /** The registered API, or null when this broker does not implement it. */
     public RegisteredApi get(ApiKey apiKey) {
         return apis.get(apiKey);

@@ -3,6 +3,7 @@ package dev.spool.broker.api;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.quorum.QuorumVoter;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeQuorumRequestData;
 import dev.spool.protocol.message.DescribeQuorumResponseData;
@@ -16,6 +17,7 @@ import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -23,8 +25,8 @@ import java.util.function.Supplier;
  * DescribeQuorum (what {@code kafka-metadata-quorum describe} sends): the metadata quorum of
  * {@code __cluster_metadata}, partition 0. Today the quorum is this node alone, its leader and only voter,
  * caught up with itself: the high watermark is the end of the metadata log the image was built from; the
- * leader epoch is 0 (a quorum of one holds no elections). The Raft quorum will answer with its voters'
- * states. Any other partition is UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers. Thread-safe.
+ * leader epoch is 0 (a quorum of one holds no elections). A voter of a Raft quorum answers with the leader and
+ * term its Raft server knows and every voter. Any other partition is UNKNOWN_TOPIC_OR_PARTITION, as Kafka answers. Thread-safe.
  */
 public final class DescribeQuorumHandler implements ApiHandler {
 
@@ -35,14 +37,49 @@ public final class DescribeQuorumHandler implements ApiHandler {
     private final Supplier<MetadataImage> image;
     private final Supplier<ClusterView> cluster;
     private final LongSupplier clockMs;
+    private final IntSupplier leaderId;
+    private final IntSupplier epoch;
+    private final List<QuorumVoter> voters;
+    private final String controllerListener;
 
     public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
                                  Supplier<ClusterView> cluster, LongSupplier clockMs) {
+        this(nodeId, directoryId, image, cluster, clockMs, () -> nodeId, () -> 0, List.of(), null);
+    }
+
+    /**
+     * A voter of a quorum of several: {@code leaderId} and {@code epoch} as its Raft server knows them, the
+     * {@code voters} at their controller listeners, named {@code controllerListener}.
+     */
+    public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
+                                 Supplier<ClusterView> cluster, LongSupplier clockMs, IntSupplier leaderId,
+                                 IntSupplier epoch, List<QuorumVoter> voters, String controllerListener) {
+        this.leaderId = leaderId;
+        this.epoch = epoch;
+        this.voters = List.copyOf(voters);
+        this.controllerListener = controllerListener;
         this.nodeId = nodeId;
         this.directoryId = directoryId;
         this.image = image;
         this.cluster = cluster;
         this.clockMs = clockMs;
+    }
+
+    /**
+     * This node's state, and each other voter's as far as this node knows it: the log end offset of a voter other
+     * than this one is not tracked in Kafka offsets yet (Raft counts its own indexes), so it is -1, Kafka's "unknown".
+     */
+    private List<ReplicaState> voterStates(long highWatermark, long nowMs) {
+        List<ReplicaState> states = new ArrayList<>();
+        states.add(new ReplicaState().setReplicaId(nodeId).setReplicaDirectoryId(directoryId)
+                .setLogEndOffset(highWatermark).setLastFetchTimestamp(nowMs).setLastCaughtUpTimestamp(nowMs));
+        for (QuorumVoter voter : voters) {
+            if (voter.nodeId() != nodeId) {
+                states.add(new ReplicaState().setReplicaId(voter.nodeId()).setReplicaDirectoryId(Uuid.ZERO_UUID)
+                        .setLogEndOffset(-1).setLastFetchTimestamp(-1).setLastCaughtUpTimestamp(-1));
+            }
+        }
+        return states;
     }
 
     @Override
@@ -59,15 +96,10 @@ public final class DescribeQuorumHandler implements ApiHandler {
                     answer.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).setLeaderId(-1);
                 } else {
                     answer.setErrorCode(Errors.NONE.code())
-                            .setLeaderId(nodeId)
-                            .setLeaderEpoch(0)
+                            .setLeaderId(leaderId.getAsInt())
+                            .setLeaderEpoch(epoch.getAsInt())
                             .setHighWatermark(highWatermark)
-                            .setCurrentVoters(List.of(new ReplicaState()
-                                    .setReplicaId(nodeId)
-                                    .setReplicaDirectoryId(directoryId)
-                                    .setLogEndOffset(highWatermark)
-                                    .setLastFetchTimestamp(nowMs)
-                                    .setLastCaughtUpTimestamp(nowMs)))
+                            .setCurrentVoters(voterStates(highWatermark, nowMs))
                             .setObservers(List.of());
                 }
                 partitions.add(answer);
@@ -76,7 +108,14 @@ public final class DescribeQuorumHandler implements ApiHandler {
         }
         DescribeQuorumResponseData response = new DescribeQuorumResponseData().setErrorCode(Errors.NONE.code())
                 .setTopics(topics);
-        if (context.apiVersion() >= FIRST_VERSION_WITH_NODES) {
+        if (context.apiVersion() >= FIRST_VERSION_WITH_NODES && !voters.isEmpty()) {
+            List<Node> nodes = new ArrayList<>();
+            for (QuorumVoter voter : voters) {
+                nodes.add(new Node().setNodeId(voter.nodeId()).setListeners(List.of(new Listener()
+                        .setName(controllerListener).setHost(voter.host()).setPort(voter.port()))));
+            }
+            response.setNodes(nodes);
+        } else if (context.apiVersion() >= FIRST_VERSION_WITH_NODES) {
             ClusterView.BrokerNode self = cluster.get().broker(nodeId);
             List<Listener> listeners = self == null ? List.of() : List.of(new Listener()
                     .setName(self.endpoint().listenerName()).setHost(self.endpoint().host())

@@ -23,6 +23,14 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
 
     /** Reads the directory's meta.properties, or creates it with a new cluster id. */
     public static MetaProperties loadOrCreate(Path logDir, int nodeId) throws IOException {
+        return loadOrCreate(logDir, nodeId, "");
+    }
+
+    /**
+     * Reads the directory's meta.properties, or creates it with {@code clusterId} (a new random one when empty). A
+     * directory of another cluster than a non-empty {@code clusterId} is refused: two clusters must never mix.
+     */
+    public static MetaProperties loadOrCreate(Path logDir, int nodeId, String clusterId) throws IOException {
         Files.createDirectories(logDir);
         Path file = logDir.resolve(FILE_NAME);
         if (Files.exists(file)) {
@@ -31,9 +39,14 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
                 throw new IOException(file + " belongs to node.id " + existing.nodeId + " but this broker is node.id "
                         + nodeId);
             }
+            if (!clusterId.isEmpty() && !clusterId.equals(existing.clusterId)) {
+                throw new IOException(file + " belongs to cluster " + existing.clusterId + " but cluster.id is "
+                        + clusterId + ": a log dir never moves between clusters");
+            }
             return existing;
         }
-        MetaProperties created = new MetaProperties(Uuid.randomUuid().toString(), nodeId, Uuid.randomUuid().toString());
+        MetaProperties created = new MetaProperties(clusterId.isEmpty() ? Uuid.randomUuid().toString() : clusterId,
+                nodeId, Uuid.randomUuid().toString());
         created.write(file);
         return created;
     }

@@ -164,6 +164,38 @@ public final class BrokerConfig {
                     + "at a time.")
             .validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<String> PROCESS_ROLES = ConfigKey.list("process.roles", "",
+            "The roles of this node: broker, controller, or both (broker,controller). Unset with no "
+                    + "controller.quorum.voters of other nodes: one node, broker and controller at once, its metadata in "
+                    + "a local log. Spool runs a node in a cluster as both roles (broker-only and controller-only nodes "
+                    + "stop start-up for now).");
+    public static final ConfigKey<String> CONTROLLER_QUORUM_VOTERS = ConfigKey.list("controller.quorum.voters", "",
+            "The voters of the metadata quorum as id@host:port, the port of each voter's controller listener. "
+                    + "Several voters make a cluster: the metadata is replicated by Raft (Apache Ratis), whose own "
+                    + "port on each voter is that port plus controller.quorum.raft.port.offset.");
+    public static final ConfigKey<String> CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = ConfigKey.list(
+            "controller.quorum.bootstrap.servers", "",
+            "host:port of the controllers a node reaches first (KIP-853); one address only for now, several stop "
+                    + "start-up.");
+    public static final ConfigKey<String> CONTROLLER_LISTENER_NAMES = ConfigKey.list("controller.listener.names", "",
+            "The listeners the controller serves on (brokers and kafka-metadata-quorum --bootstrap-controller reach "
+                    + "it there); never advertised to clients. In a cluster the first must be one of listeners.");
+    public static final ConfigKey<Integer> CONTROLLER_QUORUM_RAFT_PORT_OFFSET = ConfigKey.integer(
+            "controller.quorum.raft.port.offset", 1,
+            "Not a Kafka setting: each voter's Raft (Apache Ratis) port is its controller.quorum.voters port plus "
+                    + "this offset; Raft has a protocol of its own, so it cannot share the controller listener.")
+            .validatedBy(ConfigValidator.between(1, 65535));
+    public static final ConfigKey<String> CLUSTER_ID = ConfigKey.string("cluster.id", "",
+            "Not a Kafka setting (Kafka's kafka-storage format writes it): the id of the cluster a node with empty "
+                    + "log dirs joins; every node of a cluster needs the same one. A log dir of another cluster stops "
+                    + "start-up. Unset on one node: a new random id.");
+    public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = ConfigKey.integer("broker.session.timeout.ms",
+            9000, "How long the controller waits for a broker's heartbeat before it fences the broker.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> BROKER_HEARTBEAT_INTERVAL_MS = ConfigKey.integer(
+            "broker.heartbeat.interval.ms", 2000, "How often a broker sends the controller its heartbeat.")
+            .validatedBy(ConfigValidator.atLeast(1));
+
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
@@ -182,7 +214,9 @@ public final class BrokerConfig {
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
-            GROUP_COORDINATOR_THREADS, METRICS_LISTENER);
+            GROUP_COORDINATOR_THREADS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
+            CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
+            BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -237,6 +271,7 @@ public final class BrokerConfig {
                     "Default local.retention.bytes."));
 
     private final Map<String, String> values;
+    private final ClusterSettings cluster;
 
     public BrokerConfig(Map<String, String> properties) {
         Map<String, String> known = new TreeMap<>();
@@ -259,7 +294,6 @@ public final class BrokerConfig {
         if (nodeId() < 0) {
             throw new ConfigException("node.id must be >= 0, got " + nodeId());
         }
-        SingleNodeCluster.require(properties, nodeId());
         if (socketRequestMaxBytes() <= 0) {
             throw new ConfigException("socket.request.max.bytes must be > 0, got " + socketRequestMaxBytes());
         }
@@ -270,6 +304,7 @@ public final class BrokerConfig {
         security.requireServed(advertisedListeners(), ADVERTISED_LISTENERS.name());
         logDirs();
         metricsListener();
+        this.cluster = ClusterSettings.of(this);
         checkLogDefaults();
     }
 
@@ -385,6 +420,11 @@ public final class BrokerConfig {
     /** The explicitly set values, for logging at start-up. */
     public Map<String, String> explicitValues() {
         return new LinkedHashMap<>(values);
+    }
+
+    /** The node's KRaft roles and quorum, checked. */
+    public ClusterSettings cluster() {
+        return cluster;
     }
 
     public int nodeId() {

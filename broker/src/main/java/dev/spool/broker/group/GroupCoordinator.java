@@ -2,12 +2,11 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.coordinator.CoordinatorRuntime;
 import dev.spool.broker.coordinator.PartitionCommitWatermark;
-import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataListener;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.PartitionImage;
-import dev.spool.broker.metadata.TopicController;
+import dev.spool.broker.metadata.TopicCreator;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
@@ -41,13 +40,13 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
     private final int nodeId;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private final MetadataManager metadata;
-    private final TopicController topics;
+    private final TopicCreator topics;
     private final PartitionManager partitions;
     private final LogClock clock;
 
     /** The coordinator of broker {@code nodeId}, its shards on {@code threads} threads (group.coordinator.threads). */
     public GroupCoordinator(GroupSettings settings, int nodeId, int threads, MetadataManager metadata,
-                            TopicController topics, PartitionManager partitions, LogClock clock) {
+                            TopicCreator topics, PartitionManager partitions, LogClock clock) {
         this.settings = settings;
         this.nodeId = nodeId;
         this.runtime = new CoordinatorRuntime<>("group", threads);
@@ -76,10 +75,7 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         if (metadata.image().topic(TOPIC) != null) {
             return CompletableFuture.completedFuture(null);
         }
-        return metadata.submit(image -> image.topic(TOPIC) != null
-                        ? MetadataChange.<List<CreatableTopicResult>>none(List.of())
-                        : topics.createTopics(image, List.of(offsetsTopic()), false))
-                .thenAccept(results -> {
+        return topics.create(List.of(offsetsTopic())).thenAccept(results -> {
                     for (CreatableTopicResult result : results) {
                         if (result.errorCode() != Errors.NONE.code()
                                 && result.errorCode() != Errors.TOPIC_ALREADY_EXISTS.code()) {

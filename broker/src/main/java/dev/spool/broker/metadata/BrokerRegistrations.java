@@ -1,7 +1,10 @@
 package dev.spool.broker.metadata;
 
+import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.RegisterBrokerRecordData;
+import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +12,8 @@ import java.util.List;
 /**
  * The controller's decisions about brokers, against an image: a broker that starts registers with a new
  * incarnation and its advertised listeners (Kafka's RegisterBrokerRecord), unfenced at once while this node is
- * the whole cluster. Stateless.
+ * the whole cluster; in a cluster a broker is fenced until its heartbeats show it caught up, and again when they
+ * stop. Stateless.
  */
 public final class BrokerRegistrations {
 
@@ -26,10 +30,83 @@ public final class BrokerRegistrations {
      */
     public static MetadataChange<Long> register(MetadataImage image, int brokerId, Uuid incarnationId,
                                                 List<BrokerRegistration.Listener> listeners) {
+        return register(image, brokerId, incarnationId, listeners, null, false);
+    }
+
+    /**
+     * As {@link #register(MetadataImage, int, Uuid, List)}, with the broker's rack, and {@code fenced} for a
+     * broker of a cluster, which is unfenced once its heartbeats show it caught up with the metadata.
+     */
+    public static MetadataChange<Long> register(MetadataImage image, int brokerId, Uuid incarnationId,
+                                                List<BrokerRegistration.Listener> listeners, String rack,
+                                                boolean fenced) {
         long brokerEpoch = image.offset() + 1;
         BrokerRegistration registration = new BrokerRegistration(brokerId, brokerEpoch, incarnationId, listeners,
-                null, false);
+                rack, fenced);
         return new MetadataChange<>(List.of(recordOf(registration)), brokerEpoch);
+    }
+
+    /**
+     * Fences {@code brokerId} (Kafka's FenceBrokerRecord) and moves away the leadership of the partitions it
+     * leads: to another in-sync replica that is not fenced, or to none (-1) when there is no such replica. The
+     * broker leaves the ISR of those partitions unless it is the last member, which stays: the one replica known
+     * to hold every acknowledged record. Nothing when it is unknown or already fenced.
+     */
+    public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId) {
+        BrokerRegistration broker = image.brokers().get(brokerId);
+        if (broker == null || broker.fenced()) {
+            return new MetadataChange<>(List.of(), false);
+        }
+        List<VersionedRecord> records = new ArrayList<>();
+        records.add(VersionedRecord.of(MetadataRecordType.FENCE_BROKER_RECORD,
+                new FenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
+        for (TopicImage topic : image.topics()) {
+            for (PartitionImage partition : topic.partitions().values()) {
+                if (partition.leader() != brokerId) {
+                    continue;
+                }
+                List<Integer> isr = new ArrayList<>(partition.isr());
+                if (isr.size() > 1) {
+                    isr.remove(Integer.valueOf(brokerId));
+                }
+                int leader = -1;
+                for (int candidate : isr) {
+                    BrokerRegistration other = image.brokers().get(candidate);
+                    if (candidate != brokerId && other != null && !other.fenced()) {
+                        leader = candidate;
+                        break;
+                    }
+                }
+                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
+                        new PartitionChangeRecordData().setTopicId(topic.id()).setPartitionId(partition.partition())
+                                .setLeader(leader).setIsr(isr.equals(partition.isr()) ? null : isr)));
+            }
+        }
+        return new MetadataChange<>(records, true);
+    }
+
+    /**
+     * Unfences {@code brokerId} and gives it the leadership of the partitions that have none and hold it in their
+     * ISR. Nothing when it is unknown or not fenced.
+     */
+    public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId) {
+        BrokerRegistration broker = image.brokers().get(brokerId);
+        if (broker == null || !broker.fenced()) {
+            return new MetadataChange<>(List.of(), false);
+        }
+        List<VersionedRecord> records = new ArrayList<>();
+        records.add(VersionedRecord.of(MetadataRecordType.UNFENCE_BROKER_RECORD,
+                new UnfenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
+        for (TopicImage topic : image.topics()) {
+            for (PartitionImage partition : topic.partitions().values()) {
+                if (partition.leader() == -1 && partition.isr().contains(brokerId)) {
+                    records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
+                            new PartitionChangeRecordData().setTopicId(topic.id())
+                                    .setPartitionId(partition.partition()).setLeader(brokerId)));
+                }
+            }
+        }
+        return new MetadataChange<>(records, true);
     }
 
     /** The record of a registration (a new one, or one a snapshot keeps). */

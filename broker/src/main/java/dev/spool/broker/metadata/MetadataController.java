@@ -2,9 +2,12 @@ package dev.spool.broker.metadata;
 
 import dev.spool.log.LogClock;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -16,14 +19,20 @@ import org.slf4j.LoggerFactory;
  * its records are committed and published. Clock reads and id choices happen in the commands, here, never
  * while records are applied. Request handlers never block on it; they chain on the future. Thread-safe.
  *
- * <p>Design note: a command decides against the published image, which already holds every earlier proposal
- * because the local quorum commits as it appends. A Raft quorum commits later; the controller will then keep
- * the image of its own proposals not yet committed and decide against that.
+ * <p>Design note: a command decides against the published image, which holds every earlier proposal because
+ * each command waits until its records are committed and published before the next one runs. On one node that
+ * costs nothing (the local quorum commits as it appends); on a Raft quorum it costs a round trip per command,
+ * which metadata changes can afford. Only the active controller decides: elsewhere a command fails with
+ * {@link NotControllerException}.
  */
 public final class MetadataController implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetadataController.class);
 
+    /** As Kafka's controller answers a request it could not commit (request.timeout.ms of its clients). */
+    private static final long COMMIT_TIMEOUT_MS = 30_000;
+
+    private final int nodeId;
     private final MetadataQuorum quorum;
     private final Supplier<MetadataImage> image;
     private final LogClock clock;
@@ -33,7 +42,8 @@ public final class MetadataController implements AutoCloseable {
         return worker;
     });
 
-    public MetadataController(MetadataQuorum quorum, Supplier<MetadataImage> image, LogClock clock) {
+    public MetadataController(int nodeId, MetadataQuorum quorum, Supplier<MetadataImage> image, LogClock clock) {
+        this.nodeId = nodeId;
         this.quorum = quorum;
         this.image = image;
         this.clock = clock;
@@ -45,14 +55,34 @@ public final class MetadataController implements AutoCloseable {
      */
     public <T> CompletableFuture<T> submit(Function<MetadataImage, MetadataChange<T>> command) {
         return CompletableFuture.supplyAsync(() -> {
+            if (!quorum.isActiveController()) {
+                throw new NotControllerException(nodeId);
+            }
             MetadataChange<T> change = command.apply(image.get());
             if (!change.records().isEmpty()) {
-                // The local quorum has committed when propose returns, so this join does not wait; a failed
-                // append fails the command's future with its cause.
-                quorum.propose(change.records(), clock.nowMs()).join();
+                awaitCommit(quorum.propose(change.records(), clock.nowMs()));
             }
             return change.result();
         }, thread);
+    }
+
+    /**
+     * Waits until the proposal is committed and published, so that the next command decides against an image
+     * that holds it. The local quorum has committed when propose returns; a Raft quorum takes a round trip to a
+     * majority, or never when it has lost it: the command then fails, as Kafka's controller times a request out.
+     */
+    private static void awaitCommit(CompletableFuture<Long> proposal) {
+        try {
+            proposal.get(COMMIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
+        } catch (ExecutionException e) {
+            throw new CompletionException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new CompletionException(new TimeoutException("the metadata quorum did not commit within "
+                    + COMMIT_TIMEOUT_MS + " ms"));
+        }
     }
 
     @Override

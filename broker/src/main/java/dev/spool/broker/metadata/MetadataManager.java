@@ -24,13 +24,14 @@ public final class MetadataManager implements AutoCloseable {
      *                                before the snapshot deleted
      */
     public MetadataManager(MetadataLog log, LogClock clock, long snapshotIntervalRecords) {
-        this(new LocalMetadataQuorum(log), clock, snapshotIntervalRecords);
+        this(-1, new LocalMetadataQuorum(log), clock, snapshotIntervalRecords);
     }
 
-    public MetadataManager(MetadataQuorum quorum, LogClock clock, long snapshotIntervalRecords) {
+    /** Metadata of node {@code nodeId} committed by {@code quorum}. */
+    public MetadataManager(int nodeId, MetadataQuorum quorum, LogClock clock, long snapshotIntervalRecords) {
         this.quorum = quorum;
         this.publisher = new MetadataPublisher(quorum, clock, snapshotIntervalRecords);
-        this.controller = new MetadataController(quorum, publisher::image, clock);
+        this.controller = new MetadataController(nodeId, quorum, publisher::image, clock);
         quorum.setCommitListener(publisher);
     }
 
@@ -48,6 +49,11 @@ public final class MetadataManager implements AutoCloseable {
     /** The latest committed image; safe to read from any thread. */
     public MetadataImage image() {
         return publisher.image();
+    }
+
+    /** The quorum that commits this node's metadata: who the active controller is, and its epoch. */
+    public MetadataQuorum quorum() {
+        return quorum;
     }
 
     /** See {@link MetadataController#submit}. */

@@ -30,6 +30,21 @@ public interface MetadataQuorum extends AutoCloseable {
     default void start() throws IOException {
     }
 
+    /** Whether this node is the active controller, the one that decides and proposes: always, on one node. */
+    default boolean isActiveController() {
+        return true;
+    }
+
+    /** The node id of the active controller as this node knows it; -1 while there is none (or on one node). */
+    default int activeControllerId() {
+        return -1;
+    }
+
+    /** The epoch of the active controller (Raft's term); 0 for a quorum of one, which holds no elections. */
+    default int epoch() {
+        return 0;
+    }
+
     /** Proposes one batch; completes with the offset of its last record once it is committed and published. */
     CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs);
 

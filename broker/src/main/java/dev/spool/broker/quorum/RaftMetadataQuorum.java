@@ -2,6 +2,7 @@ package dev.spool.broker.quorum;
 
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.log.FileTrees;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -32,7 +34,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * record batch, see {@link MetadataStateMachine}), committed once a majority of the voters has it, then
  * applied by every voter in the same order to its {@code __cluster_metadata} log. Only the leader, once it
  * has applied every entry of earlier terms, takes proposals: elsewhere {@link #propose} fails with
- * {@link NotLeaderException}. The Kafka-format log and the image snapshots are derived data: this first
+ * {@link NotControllerException}. The Kafka-format log and the image snapshots are derived data: this first
  * version rebuilds them from the Raft log at every start (Raft snapshots come next). Thread-safe.
  */
 public final class RaftMetadataQuorum implements MetadataQuorum {
@@ -107,21 +109,42 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
     }
 
     /** Whether this voter is the quorum's leader, ready to take proposals. */
-    public boolean isLeader() {
+    @Override
+    public boolean isActiveController() {
         return stateMachine.isLeaderReady();
     }
 
     /** The node id of the quorum's leader as this voter knows it, or -1. */
-    public int leaderId() throws IOException {
-        RaftPeerId leader = server.getDivision(group.getGroupId()).getInfo().getLeaderId();
+    @Override
+    public int activeControllerId() {
+        DivisionInfo info = info();
+        RaftPeerId leader = info == null ? null : info.getLeaderId();
         return leader == null ? -1 : Integer.parseInt(leader.toString().substring(1));
+    }
+
+    @Override
+    public int epoch() {
+        DivisionInfo info = info();
+        return info == null ? 0 : (int) info.getCurrentTerm();
+    }
+
+    private DivisionInfo info() {
+        RaftServer running = server;
+        if (running == null) {
+            return null;
+        }
+        try {
+            return running.getDivision(group.getGroupId()).getInfo();
+        } catch (IOException e) {
+            return null; // closed, or not yet joined the group: no leader known
+        }
     }
 
     @Override
     public CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs) {
         RaftServer running = server;
         if (running == null || !stateMachine.isLeaderReady()) {
-            return CompletableFuture.failedFuture(new NotLeaderException(nodeId));
+            return CompletableFuture.failedFuture(new NotControllerException(nodeId));
         }
         ByteBuffer batch = MetadataLog.encode(records, nowMs);
         RaftClientRequest request = RaftClientRequest.newBuilder()

@@ -127,7 +127,7 @@ class MetadataManagerTest {
         PartitionLog log = PartitionLog.open(dir.resolve("__cluster_metadata-0"), LogConfig.defaults(), () -> 1_000L,
                 scheduler);
         LaterCommittingQuorum quorum = new LaterCommittingQuorum(new LocalMetadataQuorum(new MetadataLog(log)));
-        try (MetadataManager manager = new MetadataManager(quorum, () -> 1_000L, Long.MAX_VALUE)) {
+        try (MetadataManager manager = new MetadataManager(1, quorum, () -> 1_000L, Long.MAX_VALUE)) {
             manager.load();
             registerBroker(manager);
             List<String> seenOn = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
@@ -84,8 +85,8 @@ class RaftMetadataQuorumTest {
     }
 
     private int awaitLeader() throws InterruptedException {
-        awaitTrue(() -> voters.values().stream().anyMatch(voter -> voter.quorum().isLeader()), "a leader");
-        return voters.entrySet().stream().filter(entry -> entry.getValue().quorum().isLeader())
+        awaitTrue(() -> voters.values().stream().anyMatch(voter -> voter.quorum().isActiveController()), "a leader");
+        return voters.entrySet().stream().filter(entry -> entry.getValue().quorum().isActiveController())
                 .findFirst().orElseThrow().getKey();
     }
 
@@ -119,8 +120,8 @@ class RaftMetadataQuorumTest {
         }
         int follower = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
         assertThatThrownBy(() -> voters.get(follower).quorum().propose(topics("refused"), 1_000L).get())
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(NotLeaderException.class);
-        assertThat(voters.get(follower).quorum().leaderId()).isEqualTo(leader);
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(NotControllerException.class);
+        assertThat(voters.get(follower).quorum().activeControllerId()).isEqualTo(leader);
     }
 
     @Test

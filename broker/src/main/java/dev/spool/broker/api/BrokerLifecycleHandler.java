@@ -1,0 +1,101 @@
+package dev.spool.broker.api;
+
+import dev.spool.broker.cluster.BrokerSessions;
+import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.BrokerRegistrations;
+import dev.spool.broker.metadata.MetadataChange;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.BrokerHeartbeatRequestData;
+import dev.spool.protocol.message.BrokerHeartbeatResponseData;
+import dev.spool.protocol.message.BrokerRegistrationRequestData;
+import dev.spool.protocol.message.BrokerRegistrationResponseData;
+import dev.spool.protocol.types.Message;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * The controller's side of a broker's life (what the active controller answers, Kafka's APIs 62 and 63):
+ * BrokerRegistration records a broker with a new broker epoch, fenced in a cluster; BrokerHeartbeat renews its
+ * session, unfences it once it has caught up with the metadata up to its registration, fences it when it asks
+ * (or wants to shut down). A node that is not the active controller answers NOT_CONTROLLER. Thread-safe.
+ */
+public final class BrokerLifecycleHandler {
+
+    private final String clusterId;
+    private final boolean fenceNewBrokers;
+    private final MetadataManager metadata;
+    private final BrokerSessions sessions;
+    private final LongSupplier clockMs;
+
+    /**
+     * @param fenceNewBrokers whether a broker registers fenced (a cluster) or unfenced (one node: there is no
+     *                        metadata for it to catch up with but its own)
+     */
+    public BrokerLifecycleHandler(String clusterId, boolean fenceNewBrokers, MetadataManager metadata,
+                                  BrokerSessions sessions, LongSupplier clockMs) {
+        this.clusterId = clusterId;
+        this.fenceNewBrokers = fenceNewBrokers;
+        this.metadata = metadata;
+        this.sessions = sessions;
+        this.clockMs = clockMs;
+    }
+
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.BROKER_REGISTRATION, 0, ApiKey.BROKER_REGISTRATION.highestVersion,
+                        BrokerRegistrationRequestData.class, (context, request) -> register(request))
+                .register(ApiKey.BROKER_HEARTBEAT, 0, ApiKey.BROKER_HEARTBEAT.highestVersion,
+                        BrokerHeartbeatRequestData.class, (context, request) -> heartbeat(request));
+    }
+
+    private CompletableFuture<Message> register(BrokerRegistrationRequestData request) {
+        if (!clusterId.equals(request.clusterId())) {
+            return CompletableFuture.completedFuture(new BrokerRegistrationResponseData()
+                    .setErrorCode(Errors.INCONSISTENT_CLUSTER_ID.code()).setBrokerEpoch(-1));
+        }
+        List<BrokerRegistration.Listener> listeners = new ArrayList<>();
+        for (BrokerRegistrationRequestData.Listener listener : request.listeners()) {
+            listeners.add(new BrokerRegistration.Listener(listener.name(), listener.host(), listener.port(),
+                    listener.securityProtocol()));
+        }
+        return metadata.submit(image -> BrokerRegistrations.register(image, request.brokerId(),
+                        request.incarnationId(), listeners, request.rack(), fenceNewBrokers))
+                .<Message>handle((brokerEpoch, failure) -> {
+                    if (failure != null) {
+                        return new BrokerRegistrationResponseData().setErrorCode(ControllerErrors.codeOf(failure)).setBrokerEpoch(-1);
+                    }
+                    sessions.touch(request.brokerId(), clockMs.getAsLong());
+                    return new BrokerRegistrationResponseData().setBrokerEpoch(brokerEpoch);
+                });
+    }
+
+    private CompletableFuture<Message> heartbeat(BrokerHeartbeatRequestData request) {
+        return metadata.submit(image -> beat(image, request)).handle((answer, failure) -> failure == null ? answer
+                : new BrokerHeartbeatResponseData().setErrorCode(ControllerErrors.codeOf(failure)).setIsFenced(true));
+    }
+
+    /** The heartbeat's decision, on the controller thread: the records it takes and the answer once they commit. */
+    private MetadataChange<Message> beat(MetadataImage image, BrokerHeartbeatRequestData request) {
+        BrokerRegistration broker = image.brokers().get(request.brokerId());
+        if (broker == null || broker.brokerEpoch() != request.brokerEpoch()) {
+            return new MetadataChange<>(List.of(), new BrokerHeartbeatResponseData()
+                    .setErrorCode(Errors.STALE_BROKER_EPOCH.code()).setIsFenced(true));
+        }
+        sessions.touch(request.brokerId(), clockMs.getAsLong());
+        boolean caughtUp = request.currentMetadataOffset() >= broker.brokerEpoch();
+        BrokerHeartbeatResponseData answer = new BrokerHeartbeatResponseData().setIsCaughtUp(caughtUp);
+        if (request.wantShutDown() || (request.wantFence() && !broker.fenced())) {
+            answer.setIsFenced(true).setShouldShutDown(request.wantShutDown());
+            return new MetadataChange<>(BrokerRegistrations.fence(image, request.brokerId()).records(), answer);
+        }
+        if (broker.fenced() && caughtUp && !request.wantFence()) {
+            answer.setIsFenced(false);
+            return new MetadataChange<>(BrokerRegistrations.unfence(image, request.brokerId()).records(), answer);
+        }
+        return new MetadataChange<>(List.of(), answer.setIsFenced(broker.fenced()));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.spool.broker.client;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Thread-safe: a node's connections to the other nodes, one per address, made on first use and kept (each
+ * reconnects by itself), so that everything a node sends one peer shares one connection, as in Kafka, where a
+ * broker keeps one channel to its controller. {@link #close} closes the connections; the event loops stay with
+ * whoever made them.
+ */
+public final class NodeClients implements AutoCloseable {
+
+    private final ClientSettings settings;
+    private final ClientEventLoops loops;
+    /** Guarded by this. */
+    private final Map<NodeAddress, NodeConnection> connections = new HashMap<>();
+    private boolean closed;
+
+    public NodeClients(ClientSettings settings, ClientEventLoops loops) {
+        this.settings = settings;
+        this.loops = loops;
+    }
+
+    /**
+     * The connection to {@code address}, the same one every time until {@link #close}. Making it opens no socket:
+     * that waits for the first send.
+     *
+     * @throws IllegalStateException after {@link #close}
+     */
+    public synchronized NodeConnection connection(NodeAddress address) {
+        if (closed) {
+            throw new IllegalStateException("Node clients are closed; no connection to " + address);
+        }
+        return connections.computeIfAbsent(address, key -> new NodeConnection(key, settings, loops));
+    }
+
+    /** Closes every connection, failing the requests in flight on them. Idempotent. */
+    @Override
+    public void close() {
+        List<NodeConnection> open;
+        synchronized (this) {
+            closed = true;
+            open = new ArrayList<>(connections.values());
+            connections.clear();
+        }
+        for (NodeConnection connection : open) {
+            connection.close();
+        }
+    }
+}

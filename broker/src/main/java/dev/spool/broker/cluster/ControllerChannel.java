@@ -1,0 +1,64 @@
+package dev.spool.broker.cluster;
+
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.api.ConnectionIdentity;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.client.NodeAddress;
+import dev.spool.broker.client.NodeClients;
+import dev.spool.broker.config.ClusterSettings;
+import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.NotControllerException;
+import dev.spool.broker.quorum.QuorumVoter;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.types.Message;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a node of a cluster reaches the active controller, with Kafka's requests: answered here when this node is
+ * the active controller, else sent to the active controller's controller listener (its address from
+ * {@code controller.quorum.voters}). A request sent while no active controller is known fails with
+ * {@link NotControllerException}, one that reaches a node that stopped being it is answered NOT_CONTROLLER: the
+ * caller retries. Thread-safe.
+ */
+public final class ControllerChannel {
+
+    private final int nodeId;
+    private final ClusterSettings cluster;
+    private final MetadataQuorum quorum;
+    private final NodeClients clients;
+    private volatile ApiRegistry localApis;
+
+    public ControllerChannel(int nodeId, ClusterSettings cluster, MetadataQuorum quorum, NodeClients clients) {
+        this.nodeId = nodeId;
+        this.cluster = cluster;
+        this.quorum = quorum;
+        this.clients = clients;
+    }
+
+    /** The APIs this node answers, which serve the requests while this node is the active controller. */
+    public void answerLocallyWith(ApiRegistry apis) {
+        this.localApis = apis;
+    }
+
+    /** Sends {@code request} as {@code api} v{@code version} to the active controller. */
+    public CompletableFuture<Message> send(ApiKey api, short version, Message request) {
+        ApiRegistry local = localApis;
+        if (quorum.isActiveController() && local != null) {
+            String listener = cluster.controllerListenerNames().get(0);
+            RequestContext context = new RequestContext(api, version, 0, "spool-node-" + nodeId, null,
+                    ConnectionIdentity.plaintext(listener));
+            return local.get(api).handler().handle(context, request);
+        }
+        return sendToOtherNode(api, version, request);
+    }
+
+    /** Sends {@code request} to the active controller as another node knows it, never handling it here. */
+    public CompletableFuture<Message> sendToOtherNode(ApiKey api, short version, Message request) {
+        int controllerId = quorum.activeControllerId();
+        QuorumVoter controller = controllerId < 0 || controllerId == nodeId ? null : cluster.voter(controllerId);
+        if (controller == null) {
+            return CompletableFuture.failedFuture(new NotControllerException(nodeId));
+        }
+        return clients.connection(new NodeAddress(controller.host(), controller.port())).send(api, version, request);
+    }
+}

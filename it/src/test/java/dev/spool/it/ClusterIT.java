@@ -1,0 +1,255 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three {@code bin/spool server} processes, each broker and controller, as one cluster: the Raft quorum elects
+ * an active controller, every node follows the same metadata, Kafka's tools and clients work through any node,
+ * and the cluster keeps working when the quorum's leader or a broker is killed with SIGKILL.
+ */
+class ClusterIT {
+
+    private static final String METADATA_QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand";
+    private static final Pattern LEADER_ID = Pattern.compile("LeaderId:\\s+(\\d+)");
+    private static final Pattern VOTER_ID = Pattern.compile("\"id\": (\\d+)");
+    private static final long AWAIT_MS = 60_000;
+
+    @Test
+    void threeNodesFollowOneMetadataAndServeClientsThroughAnyNode() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3)) {
+            for (String bootstrap : List.of("--bootstrap-server", "--bootstrap-controller")) {
+                String address = bootstrap.equals("--bootstrap-server") ? cluster.node(1).bootstrap()
+                        : cluster.controller(2);
+                ExternalCommand.Result status = KafkaTool.run(METADATA_QUORUM, bootstrap, address, "describe",
+                        "--status");
+                assertThat(status.exitCode()).as(status.output()).isZero();
+                assertThat(leaderOf(status.output())).isBetween(1, 3);
+                assertThat(idsIn(status.output().lines().filter(line -> line.startsWith("CurrentVoters")).findFirst()
+                        .orElseThrow())).containsExactlyInAnyOrder(1, 2, 3);
+            }
+
+            try (Admin admin = admin(cluster.node(1).bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("orders", 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            Map<Integer, String> layout = awaitSameLayoutOnEveryNode(cluster, "orders", 6);
+            assertThat(layout.values().stream().map(partition -> partition.split(" ")[0]).distinct())
+                    .as("leaders spread over the brokers").hasSize(3);
+
+            try (KafkaProducer<String, String> producer = producer(cluster.node(3).bootstrap())) {
+                for (int i = 0; i < 600; i++) {
+                    producer.send(new ProducerRecord<>("orders", "key-" + i, "value-" + i));
+                }
+                producer.flush();
+            }
+            Set<String> read = new HashSet<>();
+            try (KafkaConsumer<String, String> consumer = consumer(cluster.node(2).bootstrap(), "readers")) {
+                consumer.subscribe(List.of("orders"));
+                long deadline = System.currentTimeMillis() + AWAIT_MS;
+                while (read.size() < 600 && System.currentTimeMillis() < deadline) {
+                    for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                        read.add(record.value());
+                    }
+                }
+                consumer.commitSync();
+            }
+            assertThat(read).hasSize(600);
+            awaitTrue(() -> sameMetadataLog(cluster), "the same metadata records at the same offsets on every node");
+        }
+    }
+
+    @Test
+    void losingTheQuorumLeaderElectsAnotherAndMetadataChangesKeepWorking() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3)) {
+            try (Admin admin = admin(cluster.bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("before", 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            int leader = quorumLeader(cluster.node(1).bootstrap());
+            cluster.kill(leader);
+            long killedAt = System.nanoTime();
+            int survivor = leader == 1 ? 2 : 1;
+            awaitTrue(() -> {
+                int now = quorumLeader(cluster.node(survivor).bootstrap());
+                return now != leader && now > 0;
+            }, "a new quorum leader");
+            long electionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            assertThat(electionMs).as("a new leader within seconds").isLessThan(15_000);
+
+            try (Admin admin = admin(cluster.bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("after", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                ConfigResource after = new ConfigResource(ConfigResource.Type.TOPIC, "after");
+                admin.incrementalAlterConfigs(Map.of(after, List.of(new AlterConfigOp(
+                        new ConfigEntry("retention.ms", "3600000"), AlterConfigOp.OpType.SET))))
+                        .all().get(30, TimeUnit.SECONDS);
+                admin.deleteTopics(List.of("before")).all().get(30, TimeUnit.SECONDS);
+            }
+
+            SpoolProcess rejoined = cluster.restart(leader);
+            try (Admin admin = admin(rejoined.bootstrap())) {
+                awaitTrue(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS).contains("after")
+                        && !admin.listTopics().names().get(10, TimeUnit.SECONDS).contains("before"),
+                        "the restarted node has the changes it missed");
+                ConfigResource after = new ConfigResource(ConfigResource.Type.TOPIC, "after");
+                awaitTrue(() -> "3600000".equals(admin.describeConfigs(List.of(after)).all().get(10, TimeUnit.SECONDS)
+                        .get(after).get("retention.ms").value()), "the restarted node has the config change");
+            }
+            awaitTrue(() -> sameMetadataLog(cluster), "the same metadata records at the same offsets on every node");
+        }
+    }
+
+    @Test
+    void aKilledBrokerIsFencedAfterItsSessionAndUnfencedWhenItReturns() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
+                "broker.heartbeat.interval.ms=500")) {
+            try (Admin admin = admin(cluster.bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("spread", 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            int leader = quorumLeader(cluster.node(1).bootstrap());
+            int victim = leader == 3 ? 2 : 3;
+            int witness = 6 - leader - victim;
+            Map<Integer, String> before = awaitSameLayoutOnEveryNode(cluster, "spread", 3);
+            assertThat(before.values()).anySatisfy(partition -> assertThat(partition).startsWith(victim + " "));
+
+            cluster.kill(victim);
+            try (Admin admin = admin(cluster.node(witness).bootstrap())) {
+                awaitTrue(() -> admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream()
+                        .noneMatch(node -> node.id() == victim), "the killed broker fenced, gone from the cluster");
+                awaitTrue(() -> describe(admin, "spread").partitions().stream()
+                        .filter(partition -> partition.replicas().get(0).id() == victim)
+                        .allMatch(partition -> partition.leader() == null), "its partitions without a leader");
+                assertThat(describe(admin, "spread").partitions().stream()
+                        .filter(partition -> partition.replicas().get(0).id() != victim)
+                        .allMatch(partition -> partition.leader() != null)).as("the others keep theirs").isTrue();
+
+                cluster.restart(victim);
+                awaitTrue(() -> admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream()
+                        .anyMatch(node -> node.id() == victim), "the restarted broker unfenced");
+                awaitTrue(() -> describe(admin, "spread").partitions().stream()
+                        .allMatch(partition -> partition.leader() != null), "every partition led again");
+            }
+        }
+    }
+
+    /** Each partition as "leader replicas isr" once every node describes the topic alike; by partition. */
+    private static Map<Integer, String> awaitSameLayoutOnEveryNode(SpoolCluster cluster, String topic, int partitions)
+            throws Exception {
+        List<Map<Integer, String>> seen = new ArrayList<>();
+        awaitTrue(() -> {
+            seen.clear();
+            for (int nodeId = 1; nodeId <= cluster.size(); nodeId++) {
+                try (Admin admin = admin(cluster.node(nodeId).bootstrap())) {
+                    Map<Integer, String> layout = new HashMap<>();
+                    for (TopicPartitionInfo partition : describe(admin, topic).partitions()) {
+                        layout.put(partition.partition(), (partition.leader() == null ? "none" : partition.leader().id())
+                                + " " + ids(partition.replicas()) + " " + ids(partition.isr()));
+                    }
+                    seen.add(layout);
+                }
+            }
+            return seen.get(0).size() == partitions && seen.stream().distinct().count() == 1;
+        }, "every node describes " + topic + " alike");
+        return seen.get(0);
+    }
+
+    private static List<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).toList();
+    }
+
+    private static TopicDescription describe(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    }
+
+    /** Whether every node's metadata log holds the same records at the same offsets (Kafka's dump tool reads them). */
+    private static boolean sameMetadataLog(SpoolCluster cluster) throws Exception {
+        List<String> dumps = new ArrayList<>();
+        for (int nodeId = 1; nodeId <= cluster.size(); nodeId++) {
+            Path segment = cluster.dataDir(nodeId).resolve("__cluster_metadata-0/00000000000000000000.log");
+            ExternalCommand.Result dump = KafkaTool.run("org.apache.kafka.tools.DumpLogSegments",
+                    "--cluster-metadata-decoder", "--files", segment.toString());
+            assertThat(dump.exitCode()).as(dump.output()).isZero();
+            // The batches as Kafka's tool decodes them, without the line naming the file.
+            dumps.add(String.join("\n", dump.output().lines().filter(line -> line.contains("offset")).toList()));
+        }
+        assertThat(dumps.get(0)).contains("REGISTER_BROKER_RECORD").contains("TOPIC_RECORD");
+        return dumps.stream().distinct().count() == 1;
+    }
+
+    private static int quorumLeader(String bootstrap) throws Exception {
+        ExternalCommand.Result status = KafkaTool.run(METADATA_QUORUM, "--bootstrap-server", bootstrap, "describe",
+                "--status");
+        return status.exitCode() == 0 ? leaderOf(status.output()) : -1;
+    }
+
+    private static int leaderOf(String status) {
+        Matcher matcher = LEADER_ID.matcher(status);
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : -1;
+    }
+
+    private static List<Integer> idsIn(String line) {
+        List<Integer> ids = new ArrayList<>();
+        Matcher matcher = VOTER_ID.matcher(line);
+        while (matcher.find()) {
+            ids.add(Integer.parseInt(matcher.group(1)));
+        }
+        return ids;
+    }
+
+    private static Admin admin(String bootstrap) {
+        return Admin.create(Map.of("bootstrap.servers", bootstrap, "default.api.timeout.ms", "30000"));
+    }
+
+    private static KafkaProducer<String, String> producer(String bootstrap) {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap, "acks", "all"), new StringSerializer(),
+                new StringSerializer());
+    }
+
+    private static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
+        return new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap, "group.id", group,
+                "auto.offset.reset", "earliest", "enable.auto.commit", "false"), new StringDeserializer(),
+                new StringDeserializer());
+    }
+
+    private static void awaitTrue(Callable<Boolean> condition, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + AWAIT_MS;
+        Throwable last = null;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                if (Boolean.TRUE.equals(condition.call())) {
+                    return;
+                }
+            } catch (Exception | AssertionError e) {
+                last = e;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("Timed out waiting for " + what, last);
+    }
+}

@@ -1,0 +1,156 @@
+package dev.spool.it;
+
+import dev.spool.log.FileTrees;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Several {@code bin/spool server} processes on loopback forming one cluster: each node is broker and controller,
+ * a voter of the Raft metadata quorum, with its data in a directory of its own. The controller ports are chosen
+ * before start (every node names every voter); each has its Raft port next to it (controller port + 1). Nodes
+ * start at once, since none finishes starting before a majority has elected a leader. Closing stops every
+ * process by its pid and deletes the data. Not thread-safe.
+ */
+public final class SpoolCluster implements AutoCloseable {
+
+    static final String CLUSTER_ID = "U3Bvb2xDbHVzdGVySXRUZQ";
+
+    private final Path root;
+    private final List<Integer> controllerPorts;
+    private final List<String> extraSettings;
+    private final SpoolProcess[] nodes;
+
+    private SpoolCluster(Path root, List<Integer> controllerPorts, List<String> extraSettings) {
+        this.root = root;
+        this.controllerPorts = controllerPorts;
+        this.extraSettings = extraSettings;
+        this.nodes = new SpoolProcess[controllerPorts.size()];
+    }
+
+    /** Starts {@code size} nodes (ids 1..size) with {@code settings} added to each one's. */
+    public static SpoolCluster start(int size, String... settings) throws Exception {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < size) {
+            int port = freePortPair();
+            if (!ports.contains(port) && !ports.contains(port + 1) && !ports.contains(port - 1)) {
+                ports.add(port);
+            }
+        }
+        SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, List.of(settings));
+        try {
+            ExecutorService starters = Executors.newFixedThreadPool(size);
+            try {
+                List<Future<SpoolProcess>> started = new ArrayList<>();
+                for (int nodeId = 1; nodeId <= size; nodeId++) {
+                    int id = nodeId;
+                    started.add(starters.submit(() -> cluster.startProcess(id)));
+                }
+                for (int i = 0; i < size; i++) {
+                    cluster.nodes[i] = started.get(i).get();
+                }
+            } finally {
+                starters.shutdown();
+            }
+            return cluster;
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** A port free now whose next port is free too (the Raft port beside the controller port). */
+    private static int freePortPair() throws IOException {
+        while (true) {
+            try (ServerSocket first = new ServerSocket(0)) {
+                int port = first.getLocalPort();
+                if (port >= 65535) {
+                    continue;
+                }
+                try (ServerSocket second = new ServerSocket(port + 1)) {
+                    return port;
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
+    }
+
+    private SpoolProcess startProcess(int nodeId) throws IOException, InterruptedException {
+        List<String> settings = new ArrayList<>(List.of("process.roles=broker,controller", "node.id=" + nodeId,
+                "cluster.id=" + CLUSTER_ID, "controller.quorum.voters=" + voters(),
+                "controller.listener.names=CONTROLLER",
+                "listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1),
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"));
+        settings.addAll(extraSettings);
+        return SpoolProcess.startIn(Files.createDirectories(root.resolve("node-" + nodeId)),
+                settings.toArray(String[]::new));
+    }
+
+    /** controller.quorum.voters of this cluster. */
+    String voters() {
+        StringJoiner voters = new StringJoiner(",");
+        for (int i = 0; i < controllerPorts.size(); i++) {
+            voters.add((i + 1) + "@127.0.0.1:" + controllerPorts.get(i));
+        }
+        return voters.toString();
+    }
+
+    /** The running process of node {@code nodeId}. */
+    public SpoolProcess node(int nodeId) {
+        return nodes[nodeId - 1];
+    }
+
+    public int size() {
+        return nodes.length;
+    }
+
+    /** Every running node's client address, comma-separated (bootstrap.servers). */
+    public String bootstrap() {
+        StringJoiner bootstrap = new StringJoiner(",");
+        for (SpoolProcess node : nodes) {
+            if (node != null && node.isAlive()) {
+                bootstrap.add(node.bootstrap());
+            }
+        }
+        return bootstrap.toString();
+    }
+
+    /** Node {@code nodeId}'s controller listener, host:port (for --bootstrap-controller). */
+    public String controller(int nodeId) {
+        return "127.0.0.1:" + controllerPorts.get(nodeId - 1);
+    }
+
+    /** Kills node {@code nodeId} with SIGKILL, keeping its data. */
+    public void kill(int nodeId) throws InterruptedException {
+        nodes[nodeId - 1].kill();
+    }
+
+    /** Starts node {@code nodeId} again on its data (after {@link #kill}); returns once it has registered. */
+    public SpoolProcess restart(int nodeId) throws IOException, InterruptedException {
+        nodes[nodeId - 1] = startProcess(nodeId);
+        return nodes[nodeId - 1];
+    }
+
+    /** Node {@code nodeId}'s data directory (its log dir). */
+    public Path dataDir(int nodeId) {
+        return root.resolve("node-" + nodeId);
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        for (SpoolProcess node : nodes) {
+            if (node != null) {
+                node.stop();
+            }
+        }
+        FileTrees.deleteRecursively(root);
+    }
+}
