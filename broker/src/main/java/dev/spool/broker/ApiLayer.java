@@ -43,7 +43,7 @@ final class ApiLayer {
 
     /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
-            ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS);
+            ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -109,22 +109,24 @@ final class ApiLayer {
      */
     private static void serveAsClusterNode(BrokerConfig config, StorageLayer storage, MetadataLayer metadataLayer,
                                            ApiRegistry registry) {
-        new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
-                storage.clock::nowMs).registerIn(registry);
         for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
             registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
                     config.cluster(), metadataLayer.controller));
         }
-        registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
-                new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
-        metadataLayer.controller.answerLocallyWith(registry);
+        if (config.cluster().isVoter()) {
+            new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
+                    storage.clock::nowMs).registerIn(registry);
+            registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
+                    new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
+            metadataLayer.controller.answerLocallyWith(registry);
+        }
     }
 
     private static DescribeQuorumHandler describeQuorum(BrokerConfig config, StorageLayer storage,
                                                         MetadataLayer metadataLayer) {
         MetadataManager metadata = metadataLayer.metadata;
         ClusterSettings cluster = config.cluster();
-        if (!cluster.isCluster()) {
+        if (!cluster.isVoter()) {
             return new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
                     metadataLayer::cluster, storage.clock::nowMs);
         }

@@ -2,12 +2,14 @@ package dev.spool.broker;
 
 import dev.spool.broker.client.ClientEventLoops;
 import dev.spool.broker.client.ClientSettings;
+import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.cluster.BrokerFencer;
 import dev.spool.broker.cluster.BrokerLifecycle;
 import dev.spool.broker.cluster.BrokerSessions;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.cluster.ControllerChannel;
+import dev.spool.broker.cluster.FetchingMetadataQuorum;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.config.ClusterSettings;
@@ -19,6 +21,10 @@ import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.LocalMetadataQuorum;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.fetch.MetadataPartitionLookup;
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.TopicPartition;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.metadata.TopicCreator;
 import dev.spool.broker.produce.ProducerIdBlocks;
@@ -40,6 +46,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 
 /**
  * The broker's second layer: the cluster metadata (loaded from the metadata log before anything reads
@@ -63,14 +70,16 @@ final class MetadataLayer implements AutoCloseable {
     /** Only in a cluster: how this node reaches the active controller, and the controller's broker sessions. */
     final ControllerChannel controller;
     final BrokerSessions sessions;
+    private final MetadataLog metadataLog;
     private final BrokerConfig config;
     private final String clusterId;
     private final ScheduledExecutorService scheduler;
     private final Closer closer;
 
     private MetadataLayer(MetadataManager metadata, BrokerConfigLayers configLayers, TopicController topics,
-                          ControllerChannel controller, BrokerSessions sessions, BrokerConfig config, String clusterId,
-                          ScheduledExecutorService scheduler, Closer closer) {
+                          ControllerChannel controller, BrokerSessions sessions, MetadataLog metadataLog,
+                          BrokerConfig config, String clusterId, ScheduledExecutorService scheduler, Closer closer) {
+        this.metadataLog = metadataLog;
         this.metadata = metadata;
         this.configLayers = configLayers;
         this.topics = topics;
@@ -87,11 +96,13 @@ final class MetadataLayer implements AutoCloseable {
         Closer closer = new Closer();
         try {
             MetadataLog log = new MetadataLog(storage.metadataPartition);
-            // Ratis' classes load only here, in a cluster: one node keeps its start-up and memory.
-            MetadataQuorum quorum = cluster.isCluster()
-                    ? new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(), storage.meta.clusterId(), log.dir(),
-                            log)
-                    : new LocalMetadataQuorum(log);
+            NodeClients clients = null;
+            if (cluster.isCluster()) {
+                // Registered before the metadata, so closed after it: a broker-only node fetches with them.
+                ClientEventLoops loops = closer.register(ClientEventLoops.ownThreads(1, "spool-node-client"));
+                clients = closer.register(new NodeClients(ClientSettings.of("spool-node-" + config.nodeId()), loops));
+            }
+            MetadataQuorum quorum = quorumOf(config, storage, log, clients);
             MetadataManager metadata = closer.register(new MetadataManager(config.nodeId(), quorum, storage.clock,
                     config.metadataSnapshotIntervalRecords()));
             metadata.load();
@@ -101,19 +112,67 @@ final class MetadataLayer implements AutoCloseable {
             BrokerSessions sessions = new BrokerSessions(cluster.sessionTimeoutMs());
             ControllerChannel controller = null;
             if (cluster.isCluster()) {
-                ClientEventLoops loops = closer.register(ClientEventLoops.ownThreads(1, "spool-node-client"));
-                NodeClients clients = closer.register(new NodeClients(
-                        ClientSettings.of("spool-node-" + config.nodeId()), loops));
-                controller = new ControllerChannel(config.nodeId(), cluster, quorum, clients);
+                controller = new ControllerChannel(config.nodeId(), cluster, quorum, clients,
+                        controllerAddresses(cluster, quorum));
+            }
+            if (cluster.isVoter()) {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, storage.scheduler,
                         SESSION_CHECK_INTERVAL_MS));
             }
-            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, config,
-                    storage.meta.clusterId(), storage.scheduler, closer);
+            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, log,
+                    config, storage.meta.clusterId(), storage.scheduler, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();
             throw e;
         }
+    }
+
+    /**
+     * The local log on one node; a Raft voter on a cluster's combined node (Ratis' classes load only then, so one
+     * node keeps its start-up and memory); a follower fetching from the controllers on a broker-only node.
+     */
+    private static MetadataQuorum quorumOf(BrokerConfig config, StorageLayer storage, MetadataLog log,
+                                           NodeClients clients) throws IOException {
+        ClusterSettings cluster = config.cluster();
+        if (cluster.isVoter()) {
+            return new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(), storage.meta.clusterId(), log.dir(),
+                    log);
+        }
+        if (cluster.isCluster()) {
+            List<NodeAddress> bootstrap = new ArrayList<>();
+            for (QuorumVoter controller : cluster.controllerBootstrap()) {
+                bootstrap.add(new NodeAddress(controller.host(), controller.port()));
+            }
+            return new FetchingMetadataQuorum(config.nodeId(), bootstrap, log, clients);
+        }
+        return new LocalMetadataQuorum(log);
+    }
+
+    /** Where each controller is reached: a voter knows them from its settings, a broker-only node from them. */
+    private static IntFunction<NodeAddress> controllerAddresses(ClusterSettings cluster, MetadataQuorum quorum) {
+        if (quorum instanceof FetchingMetadataQuorum fetching) {
+            return fetching::controllerAddress;
+        }
+        return controllerId -> {
+            QuorumVoter voter = cluster.voter(controllerId);
+            return voter == null ? null : new NodeAddress(voter.host(), voter.port());
+        };
+    }
+
+    /**
+     * The {@code __cluster_metadata} partition a voter serves brokers' fetches from, woken at every commit; null
+     * elsewhere (one node has no one to serve, a broker-only node fetches itself).
+     */
+    Partition servedMetadataPartition() {
+        if (!config.cluster().isVoter()) {
+            return null;
+        }
+        List<Integer> voters = config.cluster().voters().stream().map(QuorumVoter::nodeId).toList();
+        Partition served = new Partition(new TopicPartition(MetadataLog.TOPIC, 0),
+                MetadataPartitionLookup.METADATA_TOPIC_ID, metadataLog.partitionLog(),
+                new PartitionImage(0, voters, voters, controllerId(), 0, 0));
+        metadata.addListener((previous, current) -> served.notifyAppended());
+        return served;
     }
 
     /** Whether this node is one of a cluster's, its metadata replicated by the Raft quorum. */
@@ -164,6 +223,12 @@ final class MetadataLayer implements AutoCloseable {
             BrokerLifecycle lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, controller, metadata::image);
             long brokerEpoch = lifecycle.register(listeners, null, REGISTRATION_TIMEOUT_MS);
             lifecycle.startHeartbeats(scheduler, config.cluster().heartbeatIntervalMs());
+            try {
+                lifecycle.awaitUnfenced(REGISTRATION_TIMEOUT_MS);
+            } catch (IOException | InterruptedException e) {
+                lifecycle.close();
+                throw e;
+            }
             return new Registration(brokerEpoch, lifecycle);
         }
         try {

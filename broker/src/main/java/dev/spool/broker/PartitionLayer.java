@@ -4,6 +4,9 @@ import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.fetch.FetchHandler;
 import dev.spool.broker.fetch.FetchSessionCache;
 import dev.spool.broker.fetch.HostedPartitionLookup;
+import dev.spool.broker.fetch.MetadataPartitionLookup;
+import dev.spool.broker.fetch.PartitionLookup;
+import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
@@ -41,7 +44,10 @@ final class PartitionLayer implements AutoCloseable {
             // One purgatory: parked fetches and acks=all produces wait on the same thread, closed after both.
             ThreadWaitTimer purgatory = closer.register(new ThreadWaitTimer("spool-purgatory"));
             HostedPartitionLookup hosted = new HostedPartitionLookup(partitions, metadata.metadata::image);
-            FetchHandler fetchHandler = closer.register(new FetchHandler(hosted, new FetchSessionCache(
+            Partition servedMetadata = metadata.servedMetadataPartition();
+            PartitionLookup readable = servedMetadata == null ? hosted
+                    : new MetadataPartitionLookup(hosted, servedMetadata);
+            FetchHandler fetchHandler = closer.register(new FetchHandler(readable, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
                     storage.clock::nowMs, purgatory));
             PartitionAppenders appenders = closer.register(

@@ -32,9 +32,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Three {@code bin/spool server} processes, each broker and controller, as one cluster: the Raft quorum elects
- * an active controller, every node follows the same metadata, Kafka's tools and clients work through any node,
- * and the cluster keeps working when the quorum's leader or a broker is killed with SIGKILL.
+ * {@code bin/spool server} processes as one cluster, three of them broker and controller (the Raft quorum's
+ * voters), and a broker-only node that fetches the metadata from them: the quorum elects an active controller,
+ * every node follows the same metadata at the same offsets, Kafka's tools and clients work through any node, and
+ * the cluster keeps working when the quorum's leader or a broker is killed with SIGKILL.
  */
 class ClusterIT {
 
@@ -44,8 +45,8 @@ class ClusterIT {
     private static final long AWAIT_MS = 60_000;
 
     @Test
-    void threeNodesFollowOneMetadataAndServeClientsThroughAnyNode() throws Exception {
-        try (SpoolCluster cluster = SpoolCluster.start(3)) {
+    void threeVotersAndABrokerFollowOneMetadataAndServeClientsThroughAnyNode() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, 1)) {
             for (String bootstrap : List.of("--bootstrap-server", "--bootstrap-controller")) {
                 String address = bootstrap.equals("--bootstrap-server") ? cluster.node(1).bootstrap()
                         : cluster.controller(2);
@@ -57,14 +58,18 @@ class ClusterIT {
                         .orElseThrow())).containsExactlyInAnyOrder(1, 2, 3);
             }
 
-            try (Admin admin = admin(cluster.node(1).bootstrap())) {
-                admin.createTopics(List.of(new NewTopic("orders", 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            // Through the broker-only node: forwarded to the active controller.
+            ExternalCommand.Result forwarded = KafkaTool.run(METADATA_QUORUM, "--bootstrap-server",
+                    cluster.node(4).bootstrap(), "describe", "--status");
+            assertThat(leaderOf(forwarded.output())).as(forwarded.output()).isBetween(1, 3);
+            try (Admin admin = admin(cluster.node(4).bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("orders", 8, (short) 1))).all().get(30, TimeUnit.SECONDS);
             }
-            Map<Integer, String> layout = awaitSameLayoutOnEveryNode(cluster, "orders", 6);
+            Map<Integer, String> layout = awaitSameLayoutOnEveryNode(cluster, "orders", 8);
             assertThat(layout.values().stream().map(partition -> partition.split(" ")[0]).distinct())
-                    .as("leaders spread over the brokers").hasSize(3);
+                    .as("leaders spread over the four brokers").hasSize(4);
 
-            try (KafkaProducer<String, String> producer = producer(cluster.node(3).bootstrap())) {
+            try (KafkaProducer<String, String> producer = producer(cluster.node(4).bootstrap())) {
                 for (int i = 0; i < 600; i++) {
                     producer.send(new ProducerRecord<>("orders", "key-" + i, "value-" + i));
                 }

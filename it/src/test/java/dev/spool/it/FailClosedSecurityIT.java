@@ -72,10 +72,11 @@ class FailClosedSecurityIT {
     }
 
     @Test
-    void aBrokerOnlyNodeIsRefused() throws Exception {
+    void aBrokerOnlyNodeWithoutTheClusterIdIsRefused() throws Exception {
+        // Without the id it would join no cluster (or, with a fresh id, a cluster of its own).
         assertRefused("CONTROLLER", List.of("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
                 "process.roles=broker", "controller.quorum.bootstrap.servers=127.0.0.1:19093"),
-                "process.roles=broker is not supported");
+                "cluster.id must be set");
     }
 
     @Test

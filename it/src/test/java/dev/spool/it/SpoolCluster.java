@@ -13,8 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Several {@code bin/spool server} processes on loopback forming one cluster: each node is broker and controller,
- * a voter of the Raft metadata quorum, with its data in a directory of its own. The controller ports are chosen
+ * Several {@code bin/spool server} processes on loopback forming one cluster: the first nodes are broker and
+ * controller, voters of the Raft metadata quorum, the rest broker-only nodes that fetch the metadata from them;
+ * each has its data in a directory of its own. The controller ports are chosen
  * before start (every node names every voter); each has its Raft port next to it (controller port + 1). Nodes
  * start at once, since none finishes starting before a majority has elected a leader. Closing stops every
  * process by its pid and deletes the data. Not thread-safe.
@@ -28,23 +29,33 @@ public final class SpoolCluster implements AutoCloseable {
     private final List<String> extraSettings;
     private final SpoolProcess[] nodes;
 
-    private SpoolCluster(Path root, List<Integer> controllerPorts, List<String> extraSettings) {
+    private SpoolCluster(Path root, List<Integer> controllerPorts, int brokerOnly, List<String> extraSettings) {
         this.root = root;
         this.controllerPorts = controllerPorts;
         this.extraSettings = extraSettings;
-        this.nodes = new SpoolProcess[controllerPorts.size()];
+        this.nodes = new SpoolProcess[controllerPorts.size() + brokerOnly];
     }
 
-    /** Starts {@code size} nodes (ids 1..size) with {@code settings} added to each one's. */
+    /** Starts {@code size} combined nodes (ids 1..size) with {@code settings} added to each one's. */
     public static SpoolCluster start(int size, String... settings) throws Exception {
+        return start(size, 0, settings);
+    }
+
+    /**
+     * Starts {@code voters} combined nodes (ids 1..voters) and {@code brokerOnly} broker-only nodes (the next ids),
+     * with {@code settings} added to each one's.
+     */
+    public static SpoolCluster start(int voters, int brokerOnly, String... settings) throws Exception {
         List<Integer> ports = new ArrayList<>();
-        while (ports.size() < size) {
+        while (ports.size() < voters) {
             int port = freePortPair();
             if (!ports.contains(port) && !ports.contains(port + 1) && !ports.contains(port - 1)) {
                 ports.add(port);
             }
         }
-        SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, List.of(settings));
+        SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, brokerOnly,
+                List.of(settings));
+        int size = voters + brokerOnly;
         try {
             ExecutorService starters = Executors.newFixedThreadPool(size);
             try {
@@ -84,10 +95,12 @@ public final class SpoolCluster implements AutoCloseable {
     }
 
     private SpoolProcess startProcess(int nodeId) throws IOException, InterruptedException {
-        List<String> settings = new ArrayList<>(List.of("process.roles=broker,controller", "node.id=" + nodeId,
-                "cluster.id=" + CLUSTER_ID, "controller.quorum.voters=" + voters(),
+        boolean voter = nodeId <= controllerPorts.size();
+        List<String> settings = new ArrayList<>(List.of("process.roles=" + (voter ? "broker,controller" : "broker"),
+                "node.id=" + nodeId, "cluster.id=" + CLUSTER_ID, "controller.quorum.voters=" + voters(),
                 "controller.listener.names=CONTROLLER",
-                "listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1),
+                "listeners=PLAINTEXT://127.0.0.1:0" + (voter ? ",CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1)
+                        : ""),
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"));
         settings.addAll(extraSettings);
         return SpoolProcess.startIn(Files.createDirectories(root.resolve("node-" + nodeId)),

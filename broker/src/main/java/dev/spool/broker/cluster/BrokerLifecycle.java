@@ -42,6 +42,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private final Uuid incarnationId = Uuid.randomUuid();
     private volatile long brokerEpoch = -1;
     private volatile boolean fenced = true;
+    private final CompletableFuture<Void> unfenced = new CompletableFuture<>();
     private ScheduledFuture<?> heartbeats;
 
     public BrokerLifecycle(int nodeId, String clusterId, ControllerChannel controller, Supplier<MetadataImage> image) {
@@ -93,6 +94,19 @@ public final class BrokerLifecycle implements AutoCloseable {
         heartbeats = scheduler.scheduleWithFixedDelay(() -> beat(false), 0, intervalMs, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Waits until the controller first unfences this broker (it has caught up with the metadata up to its
+     * registration), as a Kafka broker finishes starting only then: before, no client is sent to it.
+     */
+    public void awaitUnfenced(long timeoutMs) throws IOException, InterruptedException {
+        try {
+            unfenced.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("Broker " + nodeId + " was not unfenced by the controller within " + timeoutMs
+                    + " ms", e);
+        }
+    }
+
     /** Whether the controller had this broker fenced at its last answer. */
     public boolean isFenced() {
         return fenced;
@@ -117,6 +131,9 @@ public final class BrokerLifecycle implements AutoCloseable {
                                 response.isFenced() ? "fenced" : "unfenced");
                     }
                     fenced = response.isFenced();
+                    if (!fenced) {
+                        unfenced.complete(null);
+                    }
                     return null;
                 });
     }

@@ -8,15 +8,14 @@ import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.NotControllerException;
-import dev.spool.broker.quorum.QuorumVoter;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Message;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * How a node of a cluster reaches the active controller, with Kafka's requests: answered here when this node is
- * the active controller, else sent to the active controller's controller listener (its address from
- * {@code controller.quorum.voters}). A request sent while no active controller is known fails with
+ * the active controller, else sent to the active controller's controller listener. A request sent while no active controller is known fails with
  * {@link NotControllerException}, one that reaches a node that stopped being it is answered NOT_CONTROLLER: the
  * caller retries. Thread-safe.
  */
@@ -26,13 +25,17 @@ public final class ControllerChannel {
     private final ClusterSettings cluster;
     private final MetadataQuorum quorum;
     private final NodeClients clients;
+    private final IntFunction<NodeAddress> controllerAddresses;
     private volatile ApiRegistry localApis;
 
-    public ControllerChannel(int nodeId, ClusterSettings cluster, MetadataQuorum quorum, NodeClients clients) {
+    /** {@code controllerAddresses} gives a controller's controller listener by its id (null if unknown). */
+    public ControllerChannel(int nodeId, ClusterSettings cluster, MetadataQuorum quorum, NodeClients clients,
+                             IntFunction<NodeAddress> controllerAddresses) {
         this.nodeId = nodeId;
         this.cluster = cluster;
         this.quorum = quorum;
         this.clients = clients;
+        this.controllerAddresses = controllerAddresses;
     }
 
     /** The APIs this node answers, which serve the requests while this node is the active controller. */
@@ -55,10 +58,11 @@ public final class ControllerChannel {
     /** Sends {@code request} to the active controller as another node knows it, never handling it here. */
     public CompletableFuture<Message> sendToOtherNode(ApiKey api, short version, Message request) {
         int controllerId = quorum.activeControllerId();
-        QuorumVoter controller = controllerId < 0 || controllerId == nodeId ? null : cluster.voter(controllerId);
+        NodeAddress controller = controllerId < 0 || controllerId == nodeId ? null
+                : controllerAddresses.apply(controllerId);
         if (controller == null) {
             return CompletableFuture.failedFuture(new NotControllerException(nodeId));
         }
-        return clients.connection(new NodeAddress(controller.host(), controller.port())).send(api, version, request);
+        return clients.connection(controller).send(api, version, request);
     }
 }

@@ -9,17 +9,20 @@ import java.util.TreeSet;
 /**
  * Kafka's KRaft settings as Spool runs them: either one node, broker and controller at once with its metadata in
  * a local log (no voters, or itself the only one), or a cluster whose voters (several in
- * {@code controller.quorum.voters}) each run broker and controller, the metadata replicated by Raft. What Spool
- * cannot run yet (broker-only or controller-only nodes, a quorum found through several bootstrap servers) stops
- * start-up naming the setting: ignored, each node would start as a cluster of its own. Immutable.
+ * {@code controller.quorum.voters}) each run broker and controller, the metadata replicated by Raft, and whose
+ * broker-only nodes ({@code process.roles=broker}) fetch it from them. What Spool cannot run yet
+ * (controller-only nodes, a quorum found through several bootstrap servers) stops start-up naming the setting:
+ * ignored, each node would start as a cluster of its own. Immutable.
  */
-public record ClusterSettings(int nodeId, List<QuorumVoter> voters, List<String> controllerListenerNames,
+public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> voters,
+                              List<QuorumVoter> bootstrapServers, List<String> controllerListenerNames,
                               int raftPortOffset, String clusterId, int sessionTimeoutMs, int heartbeatIntervalMs) {
 
     private static final String BOTH_ROLES = "broker,controller";
 
     public ClusterSettings {
         voters = List.copyOf(voters);
+        bootstrapServers = List.copyOf(bootstrapServers);
         controllerListenerNames = List.copyOf(controllerListenerNames);
     }
 
@@ -34,31 +37,46 @@ public record ClusterSettings(int nodeId, List<QuorumVoter> voters, List<String>
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        boolean cluster = voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
-        if (!roles.isEmpty() && !parseRoles(roles).equals(Set.of("broker", "controller"))) {
+        Set<String> roleSet = roles.isEmpty() ? Set.of("broker", "controller") : parseRoles(roles);
+        boolean brokerOnly = roleSet.equals(Set.of("broker"));
+        if (!brokerOnly && !roleSet.equals(Set.of("broker", "controller"))) {
             throw new ConfigException(BrokerConfig.PROCESS_ROLES.name() + "=" + roles + " is not supported: Spool runs "
-                    + "every node as broker and controller at once (" + BrokerConfig.PROCESS_ROLES.name() + "="
-                    + BOTH_ROLES + "); broker-only and controller-only nodes are not supported yet");
+                    + "a node as broker and controller at once (" + BrokerConfig.PROCESS_ROLES.name() + "="
+                    + BOTH_ROLES + ") or as a broker only; controller-only nodes are not supported yet");
         }
-        String bootstrap = config.get(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS).trim();
-        if (bootstrap.contains(",")) {
-            throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + "=" + bootstrap
+        String bootstrapText = config.get(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS).trim();
+        if (bootstrapText.contains(",")) {
+            throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + "=" + bootstrapText
                     + " is not supported: Spool finds a quorum of several controllers through "
-                    + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + " only");
+                    + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + ", or one bootstrap controller");
         }
+        List<QuorumVoter> bootstrap = bootstrapText.isEmpty() ? List.of() : List.of(parseServer(bootstrapText));
+        boolean cluster = brokerOnly || voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
         List<String> controllerListeners = names(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES));
-        if (cluster) {
-            if (voters.stream().noneMatch(voter -> voter.nodeId() == nodeId)) {
+        boolean namedVoter = voters.stream().anyMatch(candidate -> candidate.nodeId() == nodeId);
+        if (brokerOnly) {
+            if (namedVoter) {
+                throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText + " names this "
+                        + "node (node.id=" + nodeId + "), whose " + BrokerConfig.PROCESS_ROLES.name()
+                        + "=broker has no controller to vote with");
+            }
+            if (voters.isEmpty() && bootstrap.isEmpty()) {
+                throw new ConfigException(BrokerConfig.PROCESS_ROLES.name() + "=broker needs the controllers: set "
+                        + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + " or "
+                        + BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name());
+            }
+        } else if (cluster) {
+            if (!namedVoter) {
                 throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText
-                        + " does not name this node (node.id=" + nodeId + "): Spool runs every node of a cluster as "
-                        + "one of its voters");
+                        + " does not name this node (node.id=" + nodeId + "), which is broker and controller: it must "
+                        + "be one of the voters");
             }
             requireControllerListener(config, controllerListeners);
-            if (config.get(BrokerConfig.CLUSTER_ID).isBlank()) {
-                throw new ConfigException(BrokerConfig.CLUSTER_ID.name() + " must be set when "
-                        + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + " names several voters: every node of the "
-                        + "cluster needs the same id (e.g. one from kafka-storage random-uuid)");
-            }
+        }
+        if (cluster && config.get(BrokerConfig.CLUSTER_ID).isBlank()) {
+            throw new ConfigException(BrokerConfig.CLUSTER_ID.name() + " must be set on every node of a cluster "
+                    + "(several voters, or a broker-only node): every node needs the same id (e.g. one from "
+                    + "kafka-storage random-uuid)");
         }
         int offset = config.get(BrokerConfig.CONTROLLER_QUORUM_RAFT_PORT_OFFSET);
         for (QuorumVoter voter : voters) {
@@ -67,7 +85,8 @@ public record ClusterSettings(int nodeId, List<QuorumVoter> voters, List<String>
                         + BrokerConfig.CONTROLLER_QUORUM_RAFT_PORT_OFFSET.name() + " " + offset + " is not a port");
             }
         }
-        return new ClusterSettings(nodeId, cluster ? voters : List.of(), controllerListeners, offset,
+        return new ClusterSettings(nodeId, brokerOnly, cluster ? voters : List.of(), cluster ? bootstrap : List.of(),
+                controllerListeners, offset,
                 config.get(BrokerConfig.CLUSTER_ID).trim(), config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
     }
@@ -84,6 +103,17 @@ public record ClusterSettings(int nodeId, List<QuorumVoter> voters, List<String>
         }
         throw new ConfigException(BrokerConfig.CONTROLLER_LISTENER_NAMES.name() + "=" + controllerListeners.get(0)
                 + " is not among " + BrokerConfig.LISTENERS.name() + "=" + config.get(BrokerConfig.LISTENERS));
+    }
+
+    /** A bootstrap controller, host:port (its node id unknown: -1). */
+    private static QuorumVoter parseServer(String server) {
+        int colon = server.lastIndexOf(':');
+        try {
+            return new QuorumVoter(-1, server.substring(0, colon), Integer.parseInt(server.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + " entry '" + server
+                    + "' is not of the form host:port");
+        }
     }
 
     private static Set<String> parseRoles(String roles) {
@@ -106,7 +136,17 @@ public record ClusterSettings(int nodeId, List<QuorumVoter> voters, List<String>
 
     /** Whether this node is one of several: its metadata is replicated by the Raft quorum of {@link #voters}. */
     public boolean isCluster() {
-        return !voters.isEmpty();
+        return brokerOnly || !voters.isEmpty();
+    }
+
+    /** Whether this node is a voter of a cluster's Raft quorum (broker and controller at once). */
+    public boolean isVoter() {
+        return isCluster() && !brokerOnly;
+    }
+
+    /** The controllers a broker-only node fetches metadata from first: the voters, or the bootstrap server. */
+    public List<QuorumVoter> controllerBootstrap() {
+        return voters.isEmpty() ? bootstrapServers : voters;
     }
 
     /** Whether {@code listenerName} is a controller listener, which brokers never advertise to clients. */

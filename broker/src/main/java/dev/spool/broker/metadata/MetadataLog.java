@@ -56,6 +56,26 @@ public final class MetadataLog implements AutoCloseable {
         return lastOffset;
     }
 
+    /**
+     * Appends batches fetched from a controller as they came (offsets and leader epochs kept), without an fsync: a
+     * controller holds them, and a broker that loses its tail fetches it again. Returns the last offset.
+     */
+    public long appendFetched(ByteBuffer batches) throws IOException {
+        long lastOffset = log.appendAsFollower(batches).lastOffset();
+        log.updateHighWatermark(log.logEndOffset());
+        return lastOffset;
+    }
+
+    /** The offset the next record will have. */
+    public long logEndOffset() {
+        return log.logEndOffset();
+    }
+
+    /** The partition log under this metadata log (what Fetch on {@code __cluster_metadata} reads). */
+    public PartitionLog partitionLog() {
+        return log;
+    }
+
     /** Forgets every record: the quorum's log rebuilds this one from its start. */
     public void clear() throws IOException {
         log.truncateFullyAndStartAt(0);

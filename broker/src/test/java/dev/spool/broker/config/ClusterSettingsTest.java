@@ -40,9 +40,28 @@ class ClusterSettingsTest {
     }
 
     @Test
+    void aBrokerOnlyNodeFetchesFromTheVotersOrTheBootstrapController() {
+        ClusterSettings byVoters = new BrokerConfig(Map.of("process.roles", "broker", "node.id", "4",
+                "controller.quorum.voters", THREE_VOTERS, "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
+        assertThat(byVoters.isCluster()).isTrue();
+        assertThat(byVoters.isVoter()).isFalse();
+        assertThat(byVoters.controllerBootstrap()).hasSize(3);
+        ClusterSettings byBootstrap = new BrokerConfig(Map.of("process.roles", "broker", "node.id", "4",
+                "controller.quorum.bootstrap.servers", "c:9093", "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
+        assertThat(byBootstrap.isVoter()).isFalse();
+        assertThat(byBootstrap.controllerBootstrap()).containsExactly(new QuorumVoter(-1, "c", 9093));
+    }
+
+    @Test
     void whatSpoolCannotRunStopsStartUpNamingTheSetting() {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker")))
-                .isInstanceOf(ConfigException.class).hasMessageStartingWith("process.roles=broker is not supported");
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("process.roles=broker needs the controllers");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker", "node.id", "2",
+                "controller.quorum.voters", THREE_VOTERS, "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")))
+                .hasMessageStartingWith("controller.quorum.voters=" + THREE_VOTERS + " names this node (node.id=2)");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker",
+                "controller.quorum.bootstrap.servers", "a:9093")))
+                .hasMessageStartingWith("cluster.id must be set");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "controller")))
                 .hasMessageStartingWith("process.roles=controller is not supported");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("node.id", "4", "controller.quorum.voters", THREE_VOTERS)))
