@@ -69,7 +69,7 @@ public final class Broker implements AutoCloseable {
         AutoCloseable startingTransport = closer.register(() -> transport.join().close());
         try {
             StorageLayer storage = closer.register(StorageLayer.open(config, onFatal));
-            MetadataLayer metadata = closer.register(MetadataLayer.load(config, storage));
+            MetadataLayer metadata = closer.register(MetadataLayer.load(config, storage, onFatal));
             PartitionLayer partitions = closer.register(PartitionLayer.start(config, storage, metadata));
             CoordinatorLayer coordinators = closer.register(
                     CoordinatorLayer.start(config, storage, metadata, partitions));

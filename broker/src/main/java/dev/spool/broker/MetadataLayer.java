@@ -91,7 +91,8 @@ final class MetadataLayer implements AutoCloseable {
         this.closer = closer;
     }
 
-    static MetadataLayer load(BrokerConfig config, StorageLayer storage) throws IOException {
+    /** {@code onFatal} hears when this node can no longer take part in the cluster (its Raft server closed). */
+    static MetadataLayer load(BrokerConfig config, StorageLayer storage, FatalErrorHandler onFatal) throws IOException {
         ClusterSettings cluster = config.cluster();
         Closer closer = new Closer();
         try {
@@ -102,7 +103,7 @@ final class MetadataLayer implements AutoCloseable {
                 ClientEventLoops loops = closer.register(ClientEventLoops.ownThreads(1, "spool-node-client"));
                 clients = closer.register(new NodeClients(ClientSettings.of("spool-node-" + config.nodeId()), loops));
             }
-            MetadataQuorum quorum = quorumOf(config, storage, log, clients);
+            MetadataQuorum quorum = quorumOf(config, storage, log, clients, onFatal);
             MetadataManager metadata = closer.register(new MetadataManager(config.nodeId(), quorum, storage.clock,
                     config.metadataSnapshotIntervalRecords()));
             metadata.load();
@@ -132,11 +133,18 @@ final class MetadataLayer implements AutoCloseable {
      * node keeps its start-up and memory); a follower fetching from the controllers on a broker-only node.
      */
     private static MetadataQuorum quorumOf(BrokerConfig config, StorageLayer storage, MetadataLog log,
-                                           NodeClients clients) throws IOException {
+                                           NodeClients clients, FatalErrorHandler onFatal) throws IOException {
         ClusterSettings cluster = config.cluster();
         if (cluster.isVoter()) {
-            return new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(), storage.meta.clusterId(), log.dir(),
-                    log);
+            RaftMetadataQuorum raft = new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(),
+                    storage.meta.clusterId(), log.dir(), log, config.metadataSnapshotIntervalRecords());
+            raft.onShutdown(() -> {
+                // Told on a Ratis thread, which the broker's close would wait for.
+                Thread thread = new Thread(() -> onFatal.onFatalError("the metadata quorum's Raft server shut down"),
+                        "spool-fatal-shutdown");
+                thread.start();
+            });
+            return raft;
         }
         if (cluster.isCluster()) {
             List<NodeAddress> bootstrap = new ArrayList<>();

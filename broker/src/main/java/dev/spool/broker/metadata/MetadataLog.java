@@ -76,9 +76,9 @@ public final class MetadataLog implements AutoCloseable {
         return log;
     }
 
-    /** Forgets every record: the quorum's log rebuilds this one from its start. */
-    public void clear() throws IOException {
-        log.truncateFullyAndStartAt(0);
+    /** Forgets every record and starts again at {@code offset}: the quorum's log (or its snapshot) rebuilds it. */
+    public void startAt(long offset) throws IOException {
+        log.truncateFullyAndStartAt(offset);
     }
 
     /** One change as one Kafka record batch (base offset 0, uncompressed, null keys): what the logs store. */

@@ -33,6 +33,7 @@ public final class MetadataManager implements AutoCloseable {
         this.publisher = new MetadataPublisher(quorum, clock, snapshotIntervalRecords);
         this.controller = new MetadataController(nodeId, quorum, publisher::image, clock);
         quorum.setCommitListener(publisher);
+        quorum.setImageSource(publisher::image);
     }
 
     /** Loads the newest snapshot and replays the log after it. Call once, before listeners are added. */

@@ -35,7 +35,7 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
 
     /** Loads the newest snapshot and replays the committed log after it. Call once, before listeners are added. */
     public void load() throws IOException {
-        MetadataImage snapshot = MetadataSnapshot.loadNewest(quorum.snapshotDir());
+        MetadataImage snapshot = quorum.latestSnapshot();
         MetadataImage[] loaded = {snapshot};
         int[] replayed = {0};
         quorum.replay(snapshot.offset(), (records, lastOffset) -> {
@@ -65,9 +65,23 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
         MetadataImage next = previous.apply(records, lastOffset);
         image = next;
         recordsSinceSnapshot += records.size();
-        if (recordsSinceSnapshot >= snapshotIntervalRecords) {
+        if (recordsSinceSnapshot >= snapshotIntervalRecords && !quorum.snapshotsItself()) {
             snapshot(next);
         }
+        publish(previous, next, lastOffset);
+    }
+
+    @Override
+    public void onReset(MetadataImage installed) {
+        MetadataImage previous = image;
+        image = installed;
+        recordsSinceSnapshot = 0;
+        LOG.info("Metadata replaced by a snapshot up to offset {}: {} topics", installed.offset(),
+                installed.topics().size());
+        publish(previous, installed, installed.offset());
+    }
+
+    private void publish(MetadataImage previous, MetadataImage next, long lastOffset) {
         for (MetadataListener listener : listeners) {
             try {
                 listener.onImage(previous, next);

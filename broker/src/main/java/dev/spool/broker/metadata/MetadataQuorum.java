@@ -18,6 +18,13 @@ public interface MetadataQuorum extends AutoCloseable {
     @FunctionalInterface
     interface CommitListener {
         void onCommit(List<VersionedRecord> records, long lastOffset);
+
+        /**
+         * Everything so far is replaced by a snapshot's image: a Raft voter that fell behind what the others' logs
+         * still hold installs the leader's snapshot, and goes on from there.
+         */
+        default void onReset(MetadataImage image) {
+        }
     }
 
     /** Who hears of commits; set once, before the first proposal. */
@@ -50,6 +57,20 @@ public interface MetadataQuorum extends AutoCloseable {
 
     /** Where snapshots of the image are kept. */
     Path snapshotDir();
+
+    /** The image of the newest snapshot, or the empty image: where loading starts before {@link #replay}. */
+    default MetadataImage latestSnapshot() throws IOException {
+        return MetadataSnapshot.loadNewest(snapshotDir());
+    }
+
+    /** Whether the quorum takes its snapshots itself (Raft does); else the publisher takes them every so often. */
+    default boolean snapshotsItself() {
+        return false;
+    }
+
+    /** The image as published, which a quorum that snapshots itself writes into its snapshots. */
+    default void setImageSource(java.util.function.Supplier<MetadataImage> image) {
+    }
 
     /** Forgets the records before {@code offset}, which a snapshot covers. */
     void deleteRecordsBefore(long offset) throws IOException;

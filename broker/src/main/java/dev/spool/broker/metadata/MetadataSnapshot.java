@@ -9,6 +9,10 @@ import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
+import dev.spool.protocol.message.SnapshotFooterRecordData;
+import dev.spool.protocol.message.SnapshotHeaderRecordData;
+import dev.spool.protocol.types.ByteBufferWriter;
+import dev.spool.protocol.types.Message;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,7 +32,10 @@ import java.util.stream.Stream;
  * replaying the whole log, so the log before a snapshot can be deleted. Thread-safe (static).
  *
  * <pre>
- * snapshot file = batch*; each batch's records have null keys and MetadataRecordSerde values
+ * snapshot file = header batch, batch*, footer batch
+ * header batch  = control batch of one record: key (version 0, type 3), value SnapshotHeaderRecord
+ * batch         = records with null keys and MetadataRecordSerde values
+ * footer batch  = control batch of one record: key (version 0, type 4), value SnapshotFooterRecord
  * </pre>
  */
 public final class MetadataSnapshot {
@@ -36,6 +43,9 @@ public final class MetadataSnapshot {
     public static final String SUFFIX = ".checkpoint";
     private static final int RECORDS_PER_BATCH = 500;
     private static final int EPOCH = 0;
+    /** Kafka's control record types that frame a snapshot. */
+    private static final short SNAPSHOT_HEADER = 3;
+    private static final short SNAPSHOT_FOOTER = 4;
 
     private MetadataSnapshot() {
     }
@@ -78,28 +88,60 @@ public final class MetadataSnapshot {
 
     /** Writes a snapshot of {@code image} (fsynced, then renamed into place) and returns its file. */
     public static Path write(Path dir, MetadataImage image, long nowMs) throws IOException {
-        Path file = dir.resolve(fileName(image.offset() + 1));
+        return write(dir, image, EPOCH, nowMs);
+    }
+
+    /**
+     * Writes a snapshot of {@code image}, whose last record has leader epoch {@code epoch}, as Kafka writes one: a
+     * control batch with the SnapshotHeaderRecord, the records in batches, a control batch with the
+     * SnapshotFooterRecord. Fsynced, then renamed into place; returns its file.
+     */
+    public static Path write(Path dir, MetadataImage image, int epoch, long nowMs) throws IOException {
+        Path file = dir.resolve(fileName(image.offset() + 1, epoch));
         Path temp = dir.resolve(file.getFileName() + ".part");
         List<VersionedRecord> records = recordsOf(image);
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
+            long offset = 0;
+            writeFully(channel, controlBatch(offset++, epoch, nowMs, SNAPSHOT_HEADER,
+                    new SnapshotHeaderRecordData().setVersion((short) 0).setLastContainedLogTimestamp(nowMs)));
             for (int from = 0; from < records.size(); from += RECORDS_PER_BATCH) {
-                RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE).baseOffset(from);
-                for (VersionedRecord record : records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH))) {
-                    ByteBuffer value = MetadataRecordSerde.serialize(record);
-                    byte[] bytes = new byte[value.remaining()];
-                    value.get(bytes);
-                    builder.append(nowMs, null, bytes);
+                RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE).baseOffset(offset)
+                        .partitionLeaderEpoch(epoch);
+                List<VersionedRecord> chunk = records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH));
+                for (VersionedRecord record : chunk) {
+                    builder.append(nowMs, null, bytesOf(MetadataRecordSerde.serialize(record)));
                 }
-                ByteBuffer batch = builder.build();
-                while (batch.hasRemaining()) {
-                    channel.write(batch);
-                }
+                offset += chunk.size();
+                writeFully(channel, builder.build());
             }
+            writeFully(channel, controlBatch(offset, epoch, nowMs, SNAPSHOT_FOOTER,
+                    new SnapshotFooterRecordData().setVersion((short) 0)));
             channel.force(true);
         }
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         return file;
+    }
+
+    /** A control batch of one record: key = control record version 0 and {@code type}, value = {@code message} v0. */
+    private static ByteBuffer controlBatch(long offset, int epoch, long nowMs, short type, Message message) {
+        ByteBuffer key = ByteBuffer.allocate(4).putShort((short) 0).putShort(type).flip();
+        ByteBuffer value = ByteBuffer.allocate(message.size((short) 0));
+        message.write(new ByteBufferWriter(value), (short) 0);
+        return new RecordBatchBuilder(CompressionType.NONE).baseOffset(offset).partitionLeaderEpoch(epoch)
+                .control(true).append(nowMs, bytesOf(key), bytesOf(value.flip())).build();
+    }
+
+    private static byte[] bytesOf(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            channel.write(bytes);
+        }
     }
 
     /** The newest snapshot's image (its offset is the last one it covers), or the empty image. */
@@ -117,24 +159,29 @@ public final class MetadataSnapshot {
                 }
             }
         }
-        if (newest == null) {
-            return MetadataImage.EMPTY;
-        }
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(newest));
+        return newest == null ? MetadataImage.EMPTY : load(newest);
+    }
+
+    /** The image a snapshot file holds (its offset is the last one the snapshot covers). */
+    public static MetadataImage load(Path snapshot) throws IOException {
+        long nextOffset = offsetOf(snapshot);
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(snapshot));
         List<VersionedRecord> records = new ArrayList<>();
         RecordBatch batch = new RecordBatch();
         int position = 0;
         while (position < bytes.limit()) {
             int size = RecordBatch.sizeAt(bytes, position);
             if (size < 0 || position + size > bytes.limit() || !batch.wrap(bytes, position).validate().isValid()) {
-                throw new IOException("metadata snapshot " + newest + " is damaged at byte " + position);
+                throw new IOException("metadata snapshot " + snapshot + " is damaged at byte " + position);
             }
-            for (Record record : batch.records()) {
-                records.add(MetadataRecordSerde.deserialize(record.value()));
+            if (!batch.isControl()) { // the header and footer say nothing of the image
+                for (Record record : batch.records()) {
+                    records.add(MetadataRecordSerde.deserialize(record.value()));
+                }
             }
             position += size;
         }
-        return MetadataImage.EMPTY.apply(records, newestOffset - 1);
+        return MetadataImage.EMPTY.apply(records, nextOffset - 1);
     }
 
     /** Deletes the snapshots older than the one at {@code keepOffset}. */
@@ -150,11 +197,15 @@ public final class MetadataSnapshot {
     }
 
     static String fileName(long nextOffset) {
-        return String.format("%020d-%010d%s", nextOffset, EPOCH, SUFFIX);
+        return fileName(nextOffset, EPOCH);
+    }
+
+    static String fileName(long nextOffset, int epoch) {
+        return String.format("%020d-%010d%s", nextOffset, epoch, SUFFIX);
     }
 
     /** The next offset a snapshot file covers up to, or -1 when the file is not a snapshot. */
-    private static long offsetOf(Path file) {
+    public static long offsetOf(Path file) {
         String name = file.getFileName().toString();
         if (!name.endsWith(SUFFIX) || name.length() != 20 + 1 + 10 + SUFFIX.length()) {
             return -1;

@@ -8,7 +8,20 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.MetadataSnapshot;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
@@ -29,11 +42,101 @@ final class MetadataStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
 
     private final MetadataLog materialized;
+    private final CheckpointStorage storage;
     private volatile MetadataQuorum.CommitListener listener = (records, lastOffset) -> { };
+    private volatile Supplier<MetadataImage> image = () -> MetadataImage.EMPTY;
     private volatile boolean leaderReady;
+    private volatile Runnable shutdownHandler;
 
-    MetadataStateMachine(MetadataLog materialized) {
+    MetadataStateMachine(MetadataLog materialized, CheckpointStorage storage) {
         this.materialized = materialized;
+        this.storage = storage;
+    }
+
+    /** The image as published, which snapshots write: it holds every entry applied so far. */
+    void setImageSource(Supplier<MetadataImage> image) {
+        this.image = image;
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    /** Starts after the newest snapshot: Ratis applies the entries after the index it covers. */
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        getLifeCycle().startAndTransition(() -> {
+            storage.init(raftStorage);
+            SnapshotInfo latest = storage.getLatestSnapshot();
+            if (latest != null) {
+                updateLastAppliedTermIndex(latest.getTerm(), latest.getIndex());
+            }
+        });
+    }
+
+    /** Before Ratis installs the leader's snapshot: nothing is applied until {@link #reinitialize}. */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            return; // Ratis pauses once per chunk of the snapshot it receives
+        }
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+
+    /**
+     * After this voter installed the leader's snapshot (it had fallen behind what the others' logs still hold):
+     * the image and the Kafka-format log start over from it.
+     */
+    @Override
+    public void reinitialize() throws IOException {
+        SnapshotInfo latest = storage.getLatestSnapshot();
+        if (latest != null) {
+            Path checkpoint = CheckpointStorage.latest(storage.getSnapshotDir().toPath());
+            MetadataImage installed = MetadataSnapshot.load(checkpoint);
+            materialized.startAt(installed.offset() + 1);
+            updateLastAppliedTermIndex(latest.getTerm(), latest.getIndex());
+            LOG.info("Installed the metadata snapshot up to offset {} (Raft index {})", installed.offset(),
+                    latest.getIndex());
+            listener.onReset(installed);
+        }
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+
+    /**
+     * Writes a Kafka checkpoint of the image (which holds every entry applied so far: this runs on the apply
+     * thread, between entries) and forgets the Kafka-format log before it; returns the Raft index it covers.
+     */
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex applied = getLastAppliedTermIndex();
+        MetadataImage current = image.get();
+        if (applied == null || current.offset() < 0) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        storage.write(current, applied, System.currentTimeMillis());
+        storage.cleanupOldSnapshots(null);
+        materialized.deleteRecordsBefore(current.offset() + 1);
+        LOG.info("Snapshot of the metadata up to offset {} (Raft index {})", current.offset(), applied.getIndex());
+        return applied.getIndex();
+    }
+
+    /**
+     * Ratis closed this voter (a JVM pause longer than its close threshold, say): it takes no part in the quorum
+     * any more, so the node must stop rather than serve stale metadata as a zombie.
+     */
+    @Override
+    public void notifyServerShutdown(RaftProtos.RoleInfoProto roleInfo, boolean allServer) {
+        if (!allServer && shutdownHandler != null) {
+            shutdownHandler.run();
+        }
+    }
+
+    void setShutdownHandler(Runnable handler) {
+        this.shutdownHandler = handler;
     }
 
     void setCommitListener(MetadataQuorum.CommitListener listener) {

@@ -1,7 +1,9 @@
 package dev.spool.broker.quorum;
 
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.MetadataSnapshot;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.log.FileTrees;
@@ -15,6 +17,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -34,8 +38,8 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * record batch, see {@link MetadataStateMachine}), committed once a majority of the voters has it, then
  * applied by every voter in the same order to its {@code __cluster_metadata} log. Only the leader, once it
  * has applied every entry of earlier terms, takes proposals: elsewhere {@link #propose} fails with
- * {@link NotControllerException}. The Kafka-format log and the image snapshots are derived data: this first
- * version rebuilds them from the Raft log at every start (Raft snapshots come next). Thread-safe.
+ * {@link NotControllerException}. Raft snapshots are Kafka checkpoints ({@link CheckpointStorage}); the Kafka-format
+ * log is derived data, rebuilt at every start from the newest snapshot and the Raft log after it. Thread-safe.
  */
 public final class RaftMetadataQuorum implements MetadataQuorum {
 
@@ -56,7 +60,16 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
      * so two clusters never mix.
      */
     public RaftMetadataQuorum(int nodeId, List<QuorumVoter> voters, String clusterId, Path raftDir,
-                              MetadataLog materialized) throws IOException {
+                              MetadataLog materialized, long snapshotIntervalEntries) throws IOException {
+        this(nodeId, voters, clusterId, raftDir, materialized, snapshotIntervalEntries, properties -> { });
+    }
+
+    /**
+     * As the public constructor, with Ratis' settings {@code tuned} after Spool's: tests of a snapshot install
+     * purge the Raft log a voter still lacks, which a cluster keeps until every voter has it.
+     */
+    RaftMetadataQuorum(int nodeId, List<QuorumVoter> voters, String clusterId, Path raftDir, MetadataLog materialized,
+                       long snapshotIntervalEntries, Consumer<RaftProperties> tuned) throws IOException {
         this.nodeId = nodeId;
         QuorumVoter self = voters.stream().filter(voter -> voter.nodeId() == nodeId).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("node " + nodeId
@@ -68,14 +81,16 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
         this.group = RaftGroup.valueOf(RaftGroupId.valueOf(
                 UUID.nameUUIDFromBytes(clusterId.getBytes(StandardCharsets.UTF_8))), peers);
         this.storageDir = raftDir.resolve("ratis");
-        this.properties = RaftSettings.of(self, storageDir);
+        this.properties = RaftSettings.of(self, storageDir, snapshotIntervalEntries);
+        tuned.accept(properties);
         this.materialized = materialized;
-        this.stateMachine = new MetadataStateMachine(materialized);
-        // Derived from the Raft log, which is replayed from its start: cleared so nothing is applied twice.
-        this.snapshotDir = raftDir.resolve("image-snapshots");
-        FileTrees.deleteRecursively(snapshotDir);
-        Files.createDirectories(snapshotDir);
-        materialized.clear();
+        this.snapshotDir = CheckpointStorage.dirIn(storageDir.resolve(group.getGroupId().getUuid().toString()));
+        this.stateMachine = new MetadataStateMachine(materialized, new CheckpointStorage());
+        // Derived from the newest snapshot and the Raft log after it, which Ratis applies again from there: the
+        // Kafka-format log starts over at the snapshot, so nothing is applied twice.
+        Path latest = CheckpointStorage.latest(snapshotDir);
+        materialized.startAt(latest == null ? 0 : MetadataSnapshot.offsetOf(latest));
+        FileTrees.deleteRecursively(raftDir.resolve("image-snapshots")); // where an earlier version kept snapshots
     }
 
     static RaftPeerId peerId(int nodeId) {
@@ -85,6 +100,28 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
     @Override
     public void setCommitListener(CommitListener listener) {
         stateMachine.setCommitListener(listener);
+    }
+
+    /** {@code handler} runs when Ratis shuts this voter's Raft server down on its own (not when closed). */
+    public void onShutdown(Runnable handler) {
+        stateMachine.setShutdownHandler(handler);
+    }
+
+    @Override
+    public void setImageSource(Supplier<MetadataImage> image) {
+        stateMachine.setImageSource(image);
+    }
+
+    /** The newest complete Raft snapshot's image: Ratis applies its log from the entry after it. */
+    @Override
+    public MetadataImage latestSnapshot() throws IOException {
+        Path latest = CheckpointStorage.latest(snapshotDir);
+        return latest == null ? MetadataImage.EMPTY : MetadataSnapshot.load(latest);
+    }
+
+    @Override
+    public boolean snapshotsItself() {
+        return true;
     }
 
     /** Nothing is committed before the Raft server starts: its log is applied after {@link #start}. */
@@ -175,6 +212,7 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
         return snapshotDir;
     }
 
+    /** Never asked: the quorum snapshots itself ({@link MetadataStateMachine#takeSnapshot}). */
     @Override
     public void deleteRecordsBefore(long offset) throws IOException {
         materialized.deleteRecordsBefore(offset);
@@ -182,6 +220,7 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
 
     @Override
     public synchronized void close() throws IOException {
+        stateMachine.setShutdownHandler(null); // closed on purpose: nothing to stop
         if (server != null) {
             server.close();
         }

@@ -27,7 +27,8 @@ final class RaftSettings {
     private RaftSettings() {
     }
 
-    static RaftProperties of(QuorumVoter self, Path storageDir) {
+    /** The settings of voter {@code self}, snapshotting every {@code snapshotIntervalEntries} applied entries. */
+    static RaftProperties of(QuorumVoter self, Path storageDir, long snapshotIntervalEntries) {
         RaftProperties properties = new RaftProperties();
         RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
         NettyConfigKeys.Server.setHost(properties, self.host());
@@ -43,8 +44,15 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("1MB"));
         RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf("2MB"));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf("1MB"));
-        // The image's snapshots are the publisher's for now; Raft snapshots come with the next step.
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, false);
+        // A Kafka checkpoint every so many entries (metadata.log.max.records.between.snapshots, counted in Raft
+        // entries, each a batch of records); Ratis then purges the log every peer has committed before it, and
+        // sends the checkpoint to a follower that needs what was purged.
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotIntervalEntries);
+        RaftServerConfigKeys.Snapshot.setCreationGap(properties, Math.min(1024, snapshotIntervalEntries));
+        // A torn tail after a power loss (an entry only partly written) is cut off, as the storage engine cuts
+        // its own: what was acknowledged is on a majority, and this voter fetches it again from the leader.
+        RaftServerConfigKeys.Log.setCorruptionPolicy(properties, RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
         return properties;
     }
 }

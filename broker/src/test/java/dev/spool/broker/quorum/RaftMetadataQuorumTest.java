@@ -3,7 +3,10 @@ package dev.spool.broker.quorum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.MetadataSnapshot;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.log.LogConfig;
@@ -11,6 +14,8 @@ import dev.spool.log.PartitionLog;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.TopicRecordData;
 import dev.spool.protocol.types.Uuid;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -24,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +44,8 @@ class RaftMetadataQuorumTest {
     private record Commit(long lastOffset, List<VersionedRecord> records) {
     }
 
-    private record Voter(RaftMetadataQuorum quorum, List<Commit> commits) {
+    private record Voter(RaftMetadataQuorum quorum, List<Commit> commits, AtomicReference<MetadataImage> image,
+                         List<MetadataImage> resets) {
     }
 
     @TempDir
@@ -46,6 +53,8 @@ class RaftMetadataQuorumTest {
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Map<Integer, Voter> voters = new HashMap<>();
     private List<QuorumVoter> quorumVoters;
+    private long snapshotInterval = 20_000;
+    private boolean purgeUpToSnapshot;
 
     @AfterEach
     void stop() throws IOException {
@@ -71,11 +80,35 @@ class RaftMetadataQuorumTest {
         PartitionLog log = PartitionLog.open(home.resolve("__cluster_metadata-0"), LogConfig.defaults(),
                 System::currentTimeMillis, scheduler);
         RaftMetadataQuorum quorum = new RaftMetadataQuorum(id, quorumVoters, "test-cluster", home,
-                new MetadataLog(log));
+                new MetadataLog(log), snapshotInterval, properties -> {
+                    if (purgeUpToSnapshot) {
+                        // Small segments, purged up to each snapshot: a voter that was away needs the snapshot.
+                        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+                        RaftServerConfigKeys.Log.setPurgeGap(properties, 1);
+                        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("1KB"));
+                        RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("1KB"));
+                    }
+                });
         List<Commit> commits = new CopyOnWriteArrayList<>();
-        quorum.setCommitListener((records, lastOffset) -> commits.add(new Commit(lastOffset, records)));
+        List<MetadataImage> resets = new CopyOnWriteArrayList<>();
+        // The image a publisher would keep: what snapshots write.
+        AtomicReference<MetadataImage> image = new AtomicReference<>(quorum.latestSnapshot());
+        quorum.setImageSource(image::get);
+        quorum.setCommitListener(new MetadataQuorum.CommitListener() {
+            @Override
+            public void onCommit(List<VersionedRecord> records, long lastOffset) {
+                commits.add(new Commit(lastOffset, records));
+                image.set(image.get().apply(records, lastOffset));
+            }
+
+            @Override
+            public void onReset(MetadataImage installed) {
+                resets.add(installed);
+                image.set(installed);
+            }
+        });
         quorum.start();
-        voters.put(id, new Voter(quorum, commits));
+        voters.put(id, new Voter(quorum, commits, image, resets));
     }
 
     private static int freePort() throws IOException {
@@ -136,10 +169,79 @@ class RaftMetadataQuorumTest {
         assertThat(propose(second, "after-1")).isEqualTo(1);
         assertThat(propose(second, "after-2", "after-3")).isEqualTo(3);
 
-        start(first); // the same Raft log: it catches up with what it missed, applied once
-        awaitTrue(() -> voters.get(first).commits().size() == 3, "the restarted voter caught up");
-        assertThat(voters.get(first).commits()).isEqualTo(voters.get(second).commits());
-        assertThat(voters.get(first).commits()).extracting(Commit::lastOffset).containsExactly(0L, 1L, 3L);
+        start(first); // its snapshot (taken when it stopped) and the Raft log after it: what it missed, applied once
+        Voter back = voters.get(first);
+        awaitTrue(() -> back.image().get().offset() == 3, "the restarted voter caught up");
+        List<Commit> all = voters.get(second).commits();
+        assertThat(all).extracting(Commit::lastOffset).containsExactly(0L, 1L, 3L);
+        assertThat(back.commits()).as("the batches after its snapshot, as the leader committed them")
+                .isEqualTo(all.subList(all.size() - back.commits().size(), all.size()));
+        assertThat(back.image().get().topics()).hasSize(4);
+    }
+
+    @Test
+    void snapshotsAreKafkaCheckpointsAndARestartStartsFromTheNewest() throws Exception {
+        snapshotInterval = 5;
+        startAll(3);
+        int leader = awaitLeader();
+        for (int i = 0; i < 12; i++) {
+            propose(leader, "topic-" + i);
+        }
+        awaitTrue(() -> voters.values().stream().allMatch(voter -> voter.image().get().offset() == 11), "all applied");
+        int follower = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
+        Path checkpoints = snapshotDirOf(follower);
+        awaitTrue(() -> newestCheckpoint(checkpoints) >= 5, "a snapshot on the follower");
+        long snapshotOffset = newestCheckpoint(checkpoints);
+        assertThat(checkpoints.resolve(String.format("%020d-%010d.checkpoint.raft", snapshotOffset,
+                voters.get(follower).quorum().epoch()))).as("its Raft term and index beside it").exists();
+
+        voters.remove(follower).quorum().close();
+        start(follower);
+        Voter restarted = voters.get(follower);
+        assertThat(restarted.quorum().latestSnapshot().topics()).hasSize((int) newestCheckpoint(checkpoints));
+        awaitTrue(() -> restarted.image().get().offset() == 11, "the restarted voter caught up");
+        assertThat(restarted.commits()).as("only what the snapshot does not hold is applied again")
+                .extracting(Commit::lastOffset).allMatch(offset -> offset >= newestCheckpoint(checkpoints));
+        assertThat(restarted.image().get().topics()).hasSize(12);
+    }
+
+    @Test
+    void aVoterThatMissedThePurgedLogInstallsTheLeadersSnapshot() throws Exception {
+        snapshotInterval = 5;
+        purgeUpToSnapshot = true;
+        startAll(3);
+        int leader = awaitLeader();
+        propose(leader, "first");
+        int lagging = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
+        awaitTrue(() -> voters.get(lagging).image().get().offset() == 0, "the first topic everywhere");
+        voters.remove(lagging).quorum().close();
+        for (int i = 0; i < 30; i++) {
+            propose(leader, "while-down-" + i);
+        }
+        awaitTrue(() -> newestCheckpoint(snapshotDirOf(leader)) >= 20, "snapshots on the leader");
+
+        start(lagging);
+        Voter back = voters.get(lagging);
+        awaitTrue(() -> back.image().get().offset() == 30, "the lagging voter caught up");
+        assertThat(back.resets()).as("it installed a snapshot rather than the purged entries").isNotEmpty();
+        assertThat(back.image().get().topics()).hasSize(31);
+        assertThat(newestCheckpoint(snapshotDirOf(lagging))).isPositive();
+    }
+
+    private Path snapshotDirOf(int id) {
+        return dir.resolve("node-" + id).resolve("ratis").resolve(
+                java.util.UUID.nameUUIDFromBytes("test-cluster".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .toString()).resolve("sm");
+    }
+
+    /** The next offset of the newest complete checkpoint in {@code dir}, or -1. */
+    private static long newestCheckpoint(Path dir) {
+        try {
+            Path latest = CheckpointStorage.latest(dir);
+            return latest == null ? -1 : MetadataSnapshot.offsetOf(latest);
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
