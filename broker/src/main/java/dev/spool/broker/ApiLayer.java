@@ -9,6 +9,7 @@ import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
 import dev.spool.broker.api.DescribeQuorumHandler;
 import dev.spool.broker.api.DescribeTopicPartitionsHandler;
+import dev.spool.broker.api.FetchSnapshotHandler;
 import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.TopicsHandler;
@@ -17,11 +18,13 @@ import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.config.ConfigController;
 import dev.spool.broker.config.ConfigDescriber;
 import dev.spool.broker.fetch.ListOffsetsHandler;
+import dev.spool.broker.fetch.MetadataSnapshotPointer;
 import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
 import dev.spool.broker.group.FindCoordinatorHandler;
 import dev.spool.broker.group.GroupHandler;
 import dev.spool.broker.group.OffsetHandler;
 import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.produce.AllocateProducerIdsHandler;
 import dev.spool.broker.produce.DescribeProducersHandler;
@@ -118,6 +121,10 @@ final class ApiLayer {
                     storage.clock::nowMs).registerIn(registry);
             registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
                     new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
+            MetadataQuorum quorum = metadataLayer.metadata.quorum();
+            registry.register(ApiKey.FETCH_SNAPSHOT, 0, ApiKey.FETCH_SNAPSHOT.highestVersion,
+                    new FetchSnapshotHandler(quorum::snapshotDir, storage.scheduler));
+            registry.wrap(ApiKey.FETCH, fetch -> new MetadataSnapshotPointer(fetch, quorum::newestSnapshotFile));
             metadataLayer.controller.answerLocallyWith(registry);
         }
     }

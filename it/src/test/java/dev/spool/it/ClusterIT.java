@@ -137,6 +137,33 @@ class ClusterIT {
         }
     }
 
+    @Test
+    void aBrokerThatMissedSnapshotsCatchesUpThroughOne() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, 1, "metadata.log.max.records.between.snapshots=3")) {
+            cluster.kill(4);
+            try (Admin admin = admin(cluster.node(1).bootstrap())) {
+                for (int i = 0; i < 12; i++) {
+                    admin.createTopics(List.of(new NewTopic("missed-" + i, 2, (short) 1))).all()
+                            .get(30, TimeUnit.SECONDS);
+                }
+            }
+            SpoolProcess back = cluster.restart(4);
+            assertThat(back.awaitOutput(line -> line.contains("Installed metadata snapshot"), 30_000))
+                    .as("the broker read a snapshot with FetchSnapshot").isTrue();
+            try (Admin admin = admin(back.bootstrap())) {
+                awaitTrue(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS).size() == 12,
+                        "the broker knows every topic created while it was away");
+            }
+            Map<Integer, String> layout = awaitSameLayoutOnEveryNode(cluster, "missed-11", 2);
+            assertThat(layout).hasSize(2);
+            try (KafkaProducer<String, String> producer = producer(back.bootstrap())) {
+                for (int i = 0; i < 12; i++) {
+                    producer.send(new ProducerRecord<>("missed-" + i, "key", "value")).get(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
     /** Kafka's dump tool decodes the newest Raft snapshot, a checkpoint with Kafka's header and footer. */
     private static void assertKafkaReadsTheNewestCheckpoint(Path dataDir) throws Exception {
         Path checkpoint;

@@ -2,8 +2,10 @@ package dev.spool.broker.cluster;
 
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.MetadataSnapshot;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.log.record.RecordBatch;
@@ -13,10 +15,16 @@ import dev.spool.protocol.message.DescribeClusterRequestData;
 import dev.spool.protocol.message.DescribeClusterResponseData;
 import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.FetchResponseData;
+import dev.spool.protocol.message.FetchSnapshotRequestData;
+import dev.spool.protocol.message.FetchSnapshotResponseData;
 import dev.spool.protocol.types.ByteBufferRecords;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * The metadata of a broker-only node of a cluster, which is no voter of the Raft quorum: as Kafka's brokers do,
  * it fetches {@code __cluster_metadata} from the controllers with Kafka's Fetch, appends the batches as they
  * came (offsets and epochs kept) to its own copy, and publishes each. A controller serves only what its quorum
- * has committed, so everything fetched is committed. The copy is kept across restarts and replayed at start; the
+ * has committed, so everything fetched is committed. A broker behind the start of the controllers' log is pointed
+ * to their newest snapshot, which it reads with FetchSnapshot and starts over from. The copy is kept across restarts and replayed at start; the
  * fetching resumes at its end. It learns the controllers and which one is active from DescribeCluster on a
  * controller listener (KIP-919). It never proposes: {@link #propose} fails with {@link NotControllerException}.
  * Thread-safe: one fetcher thread appends and publishes.
@@ -40,6 +49,7 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
     private static final Logger LOG = LoggerFactory.getLogger(FetchingMetadataQuorum.class);
     private static final short FETCH_VERSION = 12;
     private static final short DESCRIBE_CLUSTER_VERSION = 2;
+    private static final short FETCH_SNAPSHOT_VERSION = 0;
     private static final byte CONTROLLER_ENDPOINTS = 2;
     /** How long a fetch waits at the controller for new metadata: the latency of a change reaching this broker. */
     private static final int MAX_WAIT_MS = 500;
@@ -166,23 +176,72 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
         }
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData partition : topic.partitions()) {
-                if (partition.errorCode() == Errors.OFFSET_OUT_OF_RANGE.code()) {
-                    // The controllers deleted the records this broker lacks, which a snapshot covers: FetchSnapshot
-                    // is not there yet, so this broker stays where it is, loudly.
-                    LOG.error("The controllers no longer hold metadata offset {}; this broker cannot catch up "
-                            + "without a snapshot", fetchOffset);
-                    sleepQuietly(5_000);
-                    continue;
-                }
                 if (partition.errorCode() != Errors.NONE.code()) {
                     throw new IOException(source + " answered the metadata fetch with "
                             + Errors.nameOf(partition.errorCode()));
+                }
+                if (partition.snapshotId().endOffset() >= 0) {
+                    // What this broker lacks is only in a snapshot now: it starts over from that.
+                    installSnapshot(source, partition.snapshotId().endOffset(), partition.snapshotId().epoch());
+                    continue;
                 }
                 if (partition.records() instanceof ByteBufferRecords records) {
                     appendAndPublish(records.buffer());
                 }
             }
         }
+    }
+
+    /**
+     * Reads the snapshot {@code endOffset}-{@code epoch} from {@code source} with FetchSnapshot, a piece at a time,
+     * into this broker's metadata directory; then the metadata log starts over at its end, and the image is the
+     * snapshot's.
+     */
+    private void installSnapshot(NodeAddress source, long endOffset, int epoch) throws Exception {
+        Path snapshot = log.dir().resolve(MetadataSnapshot.fileName(endOffset, epoch));
+        Path part = snapshot.resolveSibling(snapshot.getFileName() + ".part");
+        try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            long position = 0;
+            long size;
+            do {
+                FetchSnapshotResponseData.PartitionSnapshot piece = fetchSnapshotPiece(source, endOffset, epoch,
+                        position);
+                size = piece.size();
+                ByteBuffer bytes = ((ByteBufferRecords) piece.unalignedRecords()).buffer();
+                if (!bytes.hasRemaining() && position < size) {
+                    throw new IOException(source + " sent an empty piece of snapshot " + snapshot.getFileName());
+                }
+                while (bytes.hasRemaining()) {
+                    position += out.write(bytes, position);
+                }
+            } while (position < size);
+            out.force(true);
+        }
+        Files.move(part, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        MetadataImage installed = MetadataSnapshot.load(snapshot);
+        log.startAt(endOffset);
+        LOG.info("Installed metadata snapshot {} from {}: this broker was behind the start of the controllers' log",
+                snapshot.getFileName(), source);
+        listener.onReset(installed);
+    }
+
+    private FetchSnapshotResponseData.PartitionSnapshot fetchSnapshotPiece(NodeAddress source, long endOffset,
+                                                                          int epoch, long position) throws Exception {
+        FetchSnapshotRequestData request = new FetchSnapshotRequestData().setReplicaId(-1).setMaxBytes(MAX_BYTES)
+                .setTopics(List.of(new FetchSnapshotRequestData.TopicSnapshot().setName(MetadataLog.TOPIC)
+                        .setPartitions(List.of(new FetchSnapshotRequestData.PartitionSnapshot().setPartition(0)
+                                .setCurrentLeaderEpoch(-1).setPosition(position)
+                                .setSnapshotId(new FetchSnapshotRequestData.SnapshotId().setEndOffset(endOffset)
+                                        .setEpoch(epoch))))));
+        FetchSnapshotResponseData response = clients.connection(source).<FetchSnapshotResponseData>send(
+                ApiKey.FETCH_SNAPSHOT, FETCH_SNAPSHOT_VERSION, request).get(30, TimeUnit.SECONDS);
+        FetchSnapshotResponseData.PartitionSnapshot piece = response.topics().get(0).partitions().get(0);
+        if (response.errorCode() != Errors.NONE.code() || piece.errorCode() != Errors.NONE.code()) {
+            throw new IOException(source + " answered FetchSnapshot with "
+                    + Errors.nameOf(response.errorCode() != Errors.NONE.code() ? response.errorCode() : piece.errorCode()));
+        }
+        return piece;
     }
 
     /** Appends the whole batches of {@code fetched} (a fetch may end inside one) and publishes each. */

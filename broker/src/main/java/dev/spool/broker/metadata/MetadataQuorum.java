@@ -63,6 +63,11 @@ public interface MetadataQuorum extends AutoCloseable {
         return MetadataSnapshot.loadNewest(snapshotDir());
     }
 
+    /** The newest snapshot file a voter serves to brokers behind the start of its log, or null (none, or no voter). */
+    default Path newestSnapshotFile() throws IOException {
+        return null;
+    }
+
     /** Whether the quorum takes its snapshots itself (Raft does); else the publisher takes them every so often. */
     default boolean snapshotsItself() {
         return false;

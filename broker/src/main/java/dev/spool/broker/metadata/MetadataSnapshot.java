@@ -200,8 +200,20 @@ public final class MetadataSnapshot {
         return fileName(nextOffset, EPOCH);
     }
 
-    static String fileName(long nextOffset, int epoch) {
+    public static String fileName(long nextOffset, int epoch) {
         return String.format("%020d-%010d%s", nextOffset, epoch, SUFFIX);
+    }
+
+    /** The leader epoch in a snapshot file's name (that of its last record), or -1 when it is not a snapshot. */
+    public static int epochOf(Path file) {
+        if (offsetOf(file) < 0) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(file.getFileName().toString().substring(21, 31));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The next offset a snapshot file covers up to, or -1 when the file is not a snapshot. */

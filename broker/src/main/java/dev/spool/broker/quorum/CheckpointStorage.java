@@ -115,14 +115,25 @@ final class CheckpointStorage implements StateMachineStorage {
     /** Keeps the newest two snapshots: one may be being sent to a follower while the next is written. */
     @Override
     public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) throws IOException {
+        List<Path> complete = newestFirst();
+        for (Path old : complete.subList(Math.min(KEPT, complete.size()), complete.size())) {
+            Files.deleteIfExists(raftFileOf(old));
+            Files.deleteIfExists(old);
+        }
+    }
+
+    /** The oldest snapshot kept, when there are two: the Kafka-format log is kept from it on. */
+    Path oldestKept() throws IOException {
+        List<Path> complete = newestFirst();
+        return complete.size() < KEPT ? null : complete.get(KEPT - 1);
+    }
+
+    private List<Path> newestFirst() throws IOException {
         List<Path> complete = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(file -> MetadataSnapshot.offsetOf(file) >= 0 && Files.exists(raftFileOf(file)))
                     .sorted(Comparator.comparingLong(MetadataSnapshot::offsetOf).reversed()).forEach(complete::add);
         }
-        for (Path old : complete.subList(Math.min(KEPT, complete.size()), complete.size())) {
-            Files.deleteIfExists(raftFileOf(old));
-            Files.deleteIfExists(old);
-        }
+        return complete;
     }
 }

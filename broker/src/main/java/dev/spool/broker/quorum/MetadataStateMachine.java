@@ -108,7 +108,8 @@ final class MetadataStateMachine extends BaseStateMachine {
 
     /**
      * Writes a Kafka checkpoint of the image (which holds every entry applied so far: this runs on the apply
-     * thread, between entries) and forgets the Kafka-format log before it; returns the Raft index it covers.
+     * thread, between entries) and forgets the Kafka-format log before the older snapshot kept; returns the Raft
+     * index it covers.
      */
     @Override
     public long takeSnapshot() throws IOException {
@@ -119,7 +120,12 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         storage.write(current, applied, System.currentTimeMillis());
         storage.cleanupOldSnapshots(null);
-        materialized.deleteRecordsBefore(current.offset() + 1);
+        // The log is kept from the older snapshot on: a broker a little behind goes on fetching records; only
+        // one further behind fetches a snapshot.
+        Path oldest = storage.oldestKept();
+        if (oldest != null) {
+            materialized.deleteRecordsBefore(MetadataSnapshot.offsetOf(oldest));
+        }
         LOG.info("Snapshot of the metadata up to offset {} (Raft index {})", current.offset(), applied.getIndex());
         return applied.getIndex();
     }

@@ -120,6 +120,11 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
     }
 
     @Override
+    public Path newestSnapshotFile() throws IOException {
+        return CheckpointStorage.latest(snapshotDir);
+    }
+
+    @Override
     public boolean snapshotsItself() {
         return true;
     }
