@@ -46,7 +46,8 @@ final class ApiLayer {
 
     /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
-            ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM);
+            ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
+            ApiKey.UNREGISTER_BROKER);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -112,13 +113,14 @@ final class ApiLayer {
      */
     private static void serveAsClusterNode(BrokerConfig config, StorageLayer storage, MetadataLayer metadataLayer,
                                            ApiRegistry registry) {
+        // On every node: a broker-only node forwards what it cannot answer (UnregisterBroker) to the controller.
+        new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
+                storage.clock::nowMs).registerIn(registry);
         for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
             registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
                     config.cluster(), metadataLayer.controller));
         }
         if (config.cluster().isVoter()) {
-            new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
-                    storage.clock::nowMs).registerIn(registry);
             registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
                     new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
             MetadataQuorum quorum = metadataLayer.metadata.quorum();

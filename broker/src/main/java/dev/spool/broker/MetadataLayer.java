@@ -178,7 +178,7 @@ final class MetadataLayer implements AutoCloseable {
         List<Integer> voters = config.cluster().voters().stream().map(QuorumVoter::nodeId).toList();
         Partition served = new Partition(new TopicPartition(MetadataLog.TOPIC, 0),
                 MetadataPartitionLookup.METADATA_TOPIC_ID, metadataLog.partitionLog(),
-                new PartitionImage(0, voters, voters, controllerId(), 0, 0));
+                new PartitionImage(0, voters, voters, config.nodeId(), 0, 0));
         metadata.addListener((previous, current) -> served.notifyAppended());
         return served;
     }
@@ -229,7 +229,7 @@ final class MetadataLayer implements AutoCloseable {
         }
         if (isCluster()) {
             BrokerLifecycle lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, controller, metadata::image);
-            long brokerEpoch = lifecycle.register(listeners, null, REGISTRATION_TIMEOUT_MS);
+            long brokerEpoch = lifecycle.register(listeners, config.rack(), REGISTRATION_TIMEOUT_MS);
             lifecycle.startHeartbeats(scheduler, config.cluster().heartbeatIntervalMs());
             try {
                 lifecycle.awaitUnfenced(REGISTRATION_TIMEOUT_MS);
@@ -241,7 +241,7 @@ final class MetadataLayer implements AutoCloseable {
         }
         try {
             return new Registration(metadata.submit(image -> BrokerRegistrations.register(image, config.nodeId(),
-                    Uuid.randomUuid(), listeners)).get(30, TimeUnit.SECONDS), () -> { });
+                    Uuid.randomUuid(), listeners, config.rack(), false)).get(30, TimeUnit.SECONDS), () -> { });
         } catch (ExecutionException | TimeoutException e) {
             throw new IOException("Cannot register broker " + config.nodeId() + " in the metadata", e);
         }

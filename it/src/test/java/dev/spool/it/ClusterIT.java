@@ -161,6 +161,17 @@ class ClusterIT {
                     producer.send(new ProducerRecord<>("missed-" + i, "key", "value")).get(30, TimeUnit.SECONDS);
                 }
             }
+
+            // A broker taken out of the cluster for good: kafka-cluster unregister, through another broker-only
+            // path (forwarded to the active controller when node 2 is not it).
+            cluster.kill(4);
+            ExternalCommand.Result unregistered = KafkaTool.run("org.apache.kafka.tools.ClusterTool", "unregister",
+                    "--bootstrap-server", cluster.node(2).bootstrap(), "--id", "4");
+            assertThat(unregistered.exitCode()).as(unregistered.output()).isZero();
+            ExternalCommand.Result again = KafkaTool.run("org.apache.kafka.tools.ClusterTool", "unregister",
+                    "--bootstrap-server", cluster.node(2).bootstrap(), "--id", "4");
+            assertThat(again.exitCode()).as(again.output()).isNotZero();
+            assertThat(again.output()).contains("not registered");
         }
     }
 

@@ -12,6 +12,8 @@ import dev.spool.protocol.message.BrokerHeartbeatRequestData;
 import dev.spool.protocol.message.BrokerHeartbeatResponseData;
 import dev.spool.protocol.message.BrokerRegistrationRequestData;
 import dev.spool.protocol.message.BrokerRegistrationResponseData;
+import dev.spool.protocol.message.UnregisterBrokerRequestData;
+import dev.spool.protocol.message.UnregisterBrokerResponseData;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,8 @@ import java.util.function.LongSupplier;
  * The controller's side of a broker's life (what the active controller answers, Kafka's APIs 62 and 63):
  * BrokerRegistration records a broker with a new broker epoch, fenced in a cluster; BrokerHeartbeat renews its
  * session, unfences it once it has caught up with the metadata up to its registration, fences it when it asks
- * (or wants to shut down). A node that is not the active controller answers NOT_CONTROLLER. Thread-safe.
+ * (or wants to shut down); UnregisterBroker removes a registration. A node that is not the active controller
+ * answers NOT_CONTROLLER. Thread-safe.
  */
 public final class BrokerLifecycleHandler {
 
@@ -49,7 +52,22 @@ public final class BrokerLifecycleHandler {
         registry.register(ApiKey.BROKER_REGISTRATION, 0, ApiKey.BROKER_REGISTRATION.highestVersion,
                         BrokerRegistrationRequestData.class, (context, request) -> register(request))
                 .register(ApiKey.BROKER_HEARTBEAT, 0, ApiKey.BROKER_HEARTBEAT.highestVersion,
-                        BrokerHeartbeatRequestData.class, (context, request) -> heartbeat(request));
+                        BrokerHeartbeatRequestData.class, (context, request) -> heartbeat(request))
+                .register(ApiKey.UNREGISTER_BROKER, 0, ApiKey.UNREGISTER_BROKER.highestVersion,
+                        UnregisterBrokerRequestData.class, (context, request) -> unregister(request));
+    }
+
+    /** UnregisterBroker (what {@code kafka-cluster unregister} sends): the broker's registration goes. */
+    private CompletableFuture<Message> unregister(UnregisterBrokerRequestData request) {
+        return metadata.submit(image -> BrokerRegistrations.unregister(image, request.brokerId()))
+                .handle((unregistered, failure) -> {
+                    if (failure != null) {
+                        return new UnregisterBrokerResponseData().setErrorCode(ControllerErrors.codeOf(failure));
+                    }
+                    return unregistered ? new UnregisterBrokerResponseData()
+                            : new UnregisterBrokerResponseData().setErrorCode(Errors.BROKER_ID_NOT_REGISTERED.code())
+                                    .setErrorMessage("Broker " + request.brokerId() + " is not registered");
+                });
     }
 
     private CompletableFuture<Message> register(BrokerRegistrationRequestData request) {

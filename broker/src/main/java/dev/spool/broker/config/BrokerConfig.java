@@ -189,6 +189,8 @@ public final class BrokerConfig {
             "Not a Kafka setting (Kafka's kafka-storage format writes it): the id of the cluster a node with empty "
                     + "log dirs joins; every node of a cluster needs the same one. A log dir of another cluster stops "
                     + "start-up. Unset on one node: a new random id.");
+    public static final ConfigKey<String> BROKER_RACK = ConfigKey.string("broker.rack", "",
+            "The rack of this broker: new partitions' replicas are spread over the racks. Empty: no rack.");
     public static final ConfigKey<Integer> BROKER_SESSION_TIMEOUT_MS = ConfigKey.integer("broker.session.timeout.ms",
             9000, "How long the controller waits for a broker's heartbeat before it fences the broker.")
             .validatedBy(ConfigValidator.atLeast(1));
@@ -216,7 +218,7 @@ public final class BrokerConfig {
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
             GROUP_COORDINATOR_THREADS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
-            BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, METRICS_LISTENER);
+            BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;
@@ -429,6 +431,12 @@ public final class BrokerConfig {
 
     public int nodeId() {
         return get(NODE_ID);
+    }
+
+    /** {@code broker.rack}, or null when it is not set. */
+    public String rack() {
+        String rack = get(BROKER_RACK).trim();
+        return rack.isEmpty() ? null : rack;
     }
 
     public List<Endpoint> listeners() {

@@ -71,6 +71,9 @@ final class FetchReader {
         if (partition.isOffline()) {
             return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);
         }
+        if (!lookup.leads(partition)) {
+            return PartitionRead.failed(state, partition, Errors.NOT_LEADER_OR_FOLLOWER);
+        }
         Errors epochError = LeaderEpochCheck.check(state.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {
             return PartitionRead.failed(state, partition, epochError);

@@ -41,4 +41,9 @@ public final class HostedPartitionLookup implements PartitionLookup {
     public boolean topicExists(Uuid topicId) {
         return metadata.get().topic(topicId) != null;
     }
+
+    @Override
+    public boolean leads(Partition partition) {
+        return partition.assignment().leader() == partitions.nodeId();
+    }
 }

@@ -70,6 +70,9 @@ public final class ListOffsetsHandler implements ApiHandler {
         if (partition.isOffline()) {
             return failed(wanted, Errors.KAFKA_STORAGE_ERROR);
         }
+        if (!lookup.leads(partition)) {
+            return failed(wanted, Errors.NOT_LEADER_OR_FOLLOWER);
+        }
         Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {
             return failed(wanted, epochError);

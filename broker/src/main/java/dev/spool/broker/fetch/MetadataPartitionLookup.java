@@ -33,6 +33,12 @@ public final class MetadataPartitionLookup implements PartitionLookup {
         return METADATA_TOPIC_ID.equals(topicId) ? (partition == 0 ? metadata : null) : hosted.byId(topicId, partition);
     }
 
+    /** Every voter serves the metadata it committed; for the rest, the hosted partitions' leader. */
+    @Override
+    public boolean leads(Partition partition) {
+        return partition == metadata || hosted.leads(partition);
+    }
+
     @Override
     public boolean topicExists(Uuid topicId) {
         return METADATA_TOPIC_ID.equals(topicId) || hosted.topicExists(topicId);

@@ -17,4 +17,10 @@ public interface PartitionLookup {
 
     /** Whether a topic with this id exists (to tell UNKNOWN_TOPIC_ID from an unknown partition). */
     boolean topicExists(Uuid topicId);
+
+    /**
+     * Whether this broker leads {@code partition}, as clients must read from and write to the leader: a replica
+     * that does not lead (a follower, or no leader at all) answers NOT_LEADER_OR_FOLLOWER.
+     */
+    boolean leads(Partition partition);
 }

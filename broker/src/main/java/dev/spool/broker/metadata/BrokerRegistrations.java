@@ -5,6 +5,7 @@ import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.RegisterBrokerRecordData;
 import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
+import dev.spool.protocol.metadata.UnregisterBrokerRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,9 +49,7 @@ public final class BrokerRegistrations {
 
     /**
      * Fences {@code brokerId} (Kafka's FenceBrokerRecord) and moves away the leadership of the partitions it
-     * leads: to another in-sync replica that is not fenced, or to none (-1) when there is no such replica. The
-     * broker leaves the ISR of those partitions unless it is the last member, which stays: the one replica known
-     * to hold every acknowledged record. Nothing when it is unknown or already fenced.
+     * leads (see {@link #leadershipMovedAwayFrom}). Nothing when it is unknown or already fenced.
      */
     public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId) {
         BrokerRegistration broker = image.brokers().get(brokerId);
@@ -60,29 +59,63 @@ public final class BrokerRegistrations {
         List<VersionedRecord> records = new ArrayList<>();
         records.add(VersionedRecord.of(MetadataRecordType.FENCE_BROKER_RECORD,
                 new FenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
+        records.addAll(leadershipMovedAwayFrom(image, brokerId));
+        return new MetadataChange<>(records, true);
+    }
+
+    /**
+     * Removes {@code brokerId}'s registration (Kafka's UnregisterBrokerRecord), its partitions' leadership moved away
+     * first as for a fence; null when it is not registered.
+     */
+    public static MetadataChange<Boolean> unregister(MetadataImage image, int brokerId) {
+        BrokerRegistration broker = image.brokers().get(brokerId);
+        if (broker == null) {
+            return new MetadataChange<>(List.of(), false);
+        }
+        List<VersionedRecord> records = new ArrayList<>(leadershipMovedAwayFrom(image, brokerId));
+        records.add(VersionedRecord.of(MetadataRecordType.UNREGISTER_BROKER_RECORD,
+                new UnregisterBrokerRecordData().setBrokerId(brokerId).setBrokerEpoch(broker.brokerEpoch())));
+        return new MetadataChange<>(records, true);
+    }
+
+    /**
+     * The partition changes that take {@code brokerId} out of the partitions it is in sync for, as Kafka's
+     * controller does: it leaves each ISR unless it is the last member, which stays (the one replica known to hold
+     * every acknowledged record), and where it led, leadership goes to another in-sync replica that is not fenced,
+     * or to none (-1).
+     */
+    private static List<VersionedRecord> leadershipMovedAwayFrom(MetadataImage image, int brokerId) {
+        List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
-                if (partition.leader() != brokerId) {
+                boolean leads = partition.leader() == brokerId;
+                if (!leads && !(partition.isr().contains(brokerId) && partition.isr().size() > 1)) {
                     continue;
                 }
                 List<Integer> isr = new ArrayList<>(partition.isr());
                 if (isr.size() > 1) {
                     isr.remove(Integer.valueOf(brokerId));
                 }
-                int leader = -1;
-                for (int candidate : isr) {
-                    BrokerRegistration other = image.brokers().get(candidate);
-                    if (candidate != brokerId && other != null && !other.fenced()) {
-                        leader = candidate;
-                        break;
-                    }
+                PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
+                        .setPartitionId(partition.partition()).setIsr(isr.equals(partition.isr()) ? null : isr);
+                if (leads) {
+                    change.setLeader(firstLiveOtherThan(image, isr, brokerId));
                 }
-                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
-                        new PartitionChangeRecordData().setTopicId(topic.id()).setPartitionId(partition.partition())
-                                .setLeader(leader).setIsr(isr.equals(partition.isr()) ? null : isr)));
+                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, change));
             }
         }
-        return new MetadataChange<>(records, true);
+        return records;
+    }
+
+    /** The first of {@code candidates} registered, unfenced and not {@code brokerId}; -1 when there is none. */
+    private static int firstLiveOtherThan(MetadataImage image, List<Integer> candidates, int brokerId) {
+        for (int candidate : candidates) {
+            BrokerRegistration other = image.brokers().get(candidate);
+            if (candidate != brokerId && other != null && !other.fenced()) {
+                return candidate;
+            }
+        }
+        return -1;
     }
 
     /**

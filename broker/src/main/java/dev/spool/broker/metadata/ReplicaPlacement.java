@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Where new partitions' replicas go: over the registered, unfenced brokers, round robin, each topic starting at
- * a broker of its own (from its name) so that leadership spreads, the first replica of each partition leading.
+ * Where new partitions' replicas go: over the registered, unfenced brokers (alternating between racks), round
+ * robin, each topic starting at a broker of its own (from its name) so that leadership spreads, the first replica
+ * of each partition leading.
  * Stateless.
  */
 final class ReplicaPlacement {
@@ -15,12 +17,27 @@ final class ReplicaPlacement {
     private ReplicaPlacement() {
     }
 
-    /** The ids of the brokers that may be given replicas: registered and not fenced, in id order. */
+    /**
+     * The ids of the brokers that may be given replicas: registered and not fenced, in id order; when brokers have
+     * racks ({@code broker.rack}), alternating between the racks (the first broker of each rack in rack order, then
+     * the second of each...), so that consecutive replicas of a partition land on different racks, as Kafka places
+     * them.
+     */
     static List<Integer> liveBrokers(MetadataImage image) {
-        List<Integer> live = new ArrayList<>();
+        TreeMap<String, List<Integer>> byRack = new TreeMap<>();
         for (BrokerRegistration broker : image.brokers().values()) {
             if (!broker.fenced()) {
-                live.add(broker.brokerId());
+                byRack.computeIfAbsent(broker.rack() == null ? "" : broker.rack(), rack -> new ArrayList<>())
+                        .add(broker.brokerId());
+            }
+        }
+        byRack.values().forEach(rack -> rack.sort(null));
+        List<Integer> live = new ArrayList<>();
+        for (int round = 0; live.size() < byRack.values().stream().mapToInt(List::size).sum(); round++) {
+            for (List<Integer> rack : byRack.values()) {
+                if (round < rack.size()) {
+                    live.add(rack.get(round));
+                }
             }
         }
         return live;

@@ -73,6 +73,11 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
         }
     }
 
+    /** This broker: it hosts the partitions whose replicas include it, and leads those whose leader it is. */
+    public int nodeId() {
+        return nodeId;
+    }
+
     private PartitionManager(int nodeId, LogManager logs, boolean ownsLogs,
                              Function<MetadataImage, Map<String, String>> defaults) {
         this.nodeId = nodeId;

@@ -89,6 +89,11 @@ public final class ProduceHandler implements ApiHandler {
                     answers.add(failed(error).setIndex(data.index()));
                     continue;
                 }
+                if (partition.assignment().leader() != partitions.nodeId()) {
+                    // A follower replica, or a partition without a leader: only the leader takes writes.
+                    answers.add(failed(Errors.NOT_LEADER_OR_FOLLOWER).setIndex(data.index()));
+                    continue;
+                }
                 pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks,
                         request.timeoutMs()));
                 answers.add(null);

@@ -131,6 +131,13 @@ class FetchReaderTest {
     }
 
     @Test
+    void aReplicaThatDoesNotLeadIsNotReadFrom() throws IOException {
+        partitions.create("followed", 0, new Uuid(8L, 8L), 3, 2);
+        FetchReader.Result result = reader.read(List.of(state("followed", 0, 0, Integer.MAX_VALUE)), Integer.MAX_VALUE);
+        assertThat(result.reads().get(0).error()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+    }
+
+    @Test
     void currentLeaderEpochIsChecked() {
         FetchReader.Result result = reader.read(List.of(
                 new FetchPartitionState(FetchPartitionKey.byName("t", 0), 0, 1000, 2),

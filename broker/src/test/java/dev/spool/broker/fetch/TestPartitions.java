@@ -40,11 +40,17 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
     }
 
     Partition create(String topic, int partition, Uuid topicId, int leaderEpoch) throws IOException {
+        return create(topic, partition, topicId, leaderEpoch, 1);
+    }
+
+    /** A partition of which this broker (1) is a replica, led by {@code leader}. */
+    Partition create(String topic, int partition, Uuid topicId, int leaderEpoch, int leader) throws IOException {
         TopicPartition topicPartition = new TopicPartition(topic, partition);
         PartitionLog log = PartitionLog.open(dir.resolve(topicPartition.dirName()), LogConfig.defaults(),
                 clock::nowMs, scheduler);
         Partition created = new Partition(topicPartition, topicId, log,
-                new PartitionImage(partition, List.of(1), List.of(1), 1, leaderEpoch, 0));
+                new PartitionImage(partition, leader == 1 ? List.of(1) : List.of(1, leader), List.of(1), leader,
+                        leaderEpoch, 0));
         byName.put(topic + "-" + partition, created);
         names.put(topicId, topic);
         return created;
@@ -65,6 +71,12 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
             throw new UncheckedIOException(e);
         }
         partition.notifyAppended();
+    }
+
+    /** This broker is node 1, the leader of every partition made here. */
+    @Override
+    public boolean leads(Partition partition) {
+        return partition.assignment().leader() == 1;
     }
 
     @Override

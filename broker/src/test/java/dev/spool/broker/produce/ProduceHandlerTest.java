@@ -22,6 +22,7 @@ import dev.spool.protocol.message.ProduceResponseData;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import dev.spool.protocol.metadata.ConfigRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
 import dev.spool.protocol.types.ByteBufferRecords;
@@ -119,6 +120,22 @@ class ProduceHandlerTest {
         assertThat(errors(response, 2)).containsExactly(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         assertThat(partitions.get("orders", 0).log().logEndOffset()).isEqualTo(1);
         assertThat(partitions.get("orders", 1).log().highWatermark()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplicaThatDoesNotLeadRefusesWritesAsNotLeader() {
+        // Leadership of orders-1 moves to broker 2 (this broker, 1, stays a replica); orders-0 loses its leader.
+        List<VersionedRecord> changes = List.of(
+                VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                        .setTopicId(ordersId).setPartitionId(1).setReplicas(List.of(1, 2)).setLeader(2)),
+                VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                        .setTopicId(ordersId).setPartitionId(0).setLeader(-1)));
+        image = image.apply(changes, image.offset() + changes.size());
+        fixture.apply(changes.toArray(VersionedRecord[]::new));
+        ProduceResponseData response = produce((short) 9, (short) 1,
+                new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10), data(1, 10))));
+        assertThat(errors(response, 0)).containsOnly(Errors.NOT_LEADER_OR_FOLLOWER.code());
+        assertThat(partitions.get("orders", 1).log().logEndOffset()).as("nothing written").isZero();
     }
 
     @Test

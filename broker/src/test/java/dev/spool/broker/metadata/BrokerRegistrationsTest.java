@@ -1,0 +1,89 @@
+package dev.spool.broker.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.types.Uuid;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The controller's decisions about brokers of a cluster: fencing, unfencing, unregistering, racks. */
+class BrokerRegistrationsTest {
+
+    private final TopicController topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()),
+            overrides -> null);
+
+    private static MetadataImage applied(MetadataImage image, MetadataChange<?> change) {
+        return image.apply(change.records(), image.offset() + change.records().size());
+    }
+
+    private static MetadataImage registered(MetadataImage image, int id, String rack, boolean fenced) {
+        return applied(image, BrokerRegistrations.register(image, id, new Uuid(id, id),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker-" + id, 9092, (short) 0)), rack, fenced));
+    }
+
+    private MetadataImage withTopic(MetadataImage image, String name, int partitions, int replicationFactor) {
+        return applied(image, topics.createTopics(image, List.of(new CreatableTopic().setName(name)
+                .setNumPartitions(partitions).setReplicationFactor((short) replicationFactor)), false));
+    }
+
+    private MetadataImage threeBrokers() {
+        MetadataImage image = MetadataImage.EMPTY;
+        for (int id = 1; id <= 3; id++) {
+            image = registered(image, id, null, false);
+        }
+        return image;
+    }
+
+    @Test
+    void aFencedBrokerLosesLeadershipToAnotherInSyncReplicaOrToNoneAndGetsItBackWhenUnfenced() {
+        MetadataImage image = withTopic(withTopic(threeBrokers(), "single", 3, 1), "triple", 3, 3);
+        MetadataImage fenced = applied(image, BrokerRegistrations.fence(image, 2));
+        assertThat(fenced.brokers().get(2).fenced()).isTrue();
+        for (PartitionImage partition : fenced.topic("single").partitions().values()) {
+            if (partition.replicas().equals(List.of(2))) {
+                assertThat(partition.leader()).as("no other replica: no leader").isEqualTo(-1);
+                assertThat(partition.isr()).as("the last in-sync replica stays").containsExactly(2);
+            } else {
+                assertThat(partition.leader()).isNotEqualTo(2);
+            }
+        }
+        for (PartitionImage partition : fenced.topic("triple").partitions().values()) {
+            assertThat(partition.leader()).isNotIn(2, -1);
+            assertThat(partition.isr()).doesNotContain(2).hasSize(2);
+        }
+        assertThat(BrokerRegistrations.fence(fenced, 2).records()).as("fenced once").isEmpty();
+
+        MetadataImage unfenced = applied(fenced, BrokerRegistrations.unfence(fenced, 2));
+        assertThat(unfenced.brokers().get(2).fenced()).isFalse();
+        assertThat(unfenced.topic("single").partitions().values()).allMatch(partition -> partition.leader() != -1);
+    }
+
+    @Test
+    void anUnregisteredBrokerIsGoneAndItsPartitionsLeadElsewhere() {
+        MetadataImage image = withTopic(threeBrokers(), "triple", 3, 3);
+        MetadataImage gone = applied(image, BrokerRegistrations.unregister(image, 1));
+        assertThat(gone.brokers()).doesNotContainKey(1);
+        assertThat(gone.topic("triple").partitions().values()).allMatch(partition -> partition.leader() != 1
+                && partition.leader() != -1);
+        assertThat(BrokerRegistrations.unregister(gone, 1).result()).as("not registered").isFalse();
+    }
+
+    @Test
+    void replicasAlternateBetweenRacks() {
+        MetadataImage image = MetadataImage.EMPTY;
+        image = registered(image, 1, "a", false);
+        image = registered(image, 2, "a", false);
+        image = registered(image, 3, "b", false);
+        image = registered(image, 4, "b", false);
+        image = registered(image, 5, "c", true); // fenced: given nothing
+        assertThat(ReplicaPlacement.liveBrokers(image)).containsExactly(1, 3, 2, 4);
+        MetadataImage placed = withTopic(image, "spread", 8, 2);
+        for (PartitionImage partition : placed.topic("spread").partitions().values()) {
+            String first = placed.brokers().get(partition.replicas().get(0)).rack();
+            String second = placed.brokers().get(partition.replicas().get(1)).rack();
+            assertThat(first).as("partition " + partition.partition()).isNotEqualTo(second);
+        }
+    }
+}
