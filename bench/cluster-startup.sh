@@ -11,7 +11,8 @@
 # in N ms, listening on", Kafka's "[KafkaRaftServer nodeId=N] Kafka Server started" (both written once the
 # active controller has unfenced the node). Idle RSS: each node's VmRSS IDLE_SETTLE_S (10) s after the last
 # node started. All nodes then get SIGTERM at once. Before each launch: LAUNCH_SETTLE_S, then a wait (at most
-# QUIET_WAIT_S) until the machine is idle. Spool is primed first (unmeasured starts, as in side-by-side.sh,
+# QUIET_WAIT_S) until the machine is idle; a cluster start during which other processes took more than
+# BUSY_CORES on average is discarded (discarded.tsv) and run again, at most BUSY_RETRIES times. Spool is primed first (unmeasured starts, as in side-by-side.sh,
 # until bin/spool maps its class-data archive); single and cluster nodes each have an archive of their own,
 # written by a start of their kind. TRIALS (3; 1 with --short); the single node runs first in each trial,
 # then the clusters, Kafka first in odd trials. Table: medians over nodes and trials; raw.tsv: every node.
@@ -19,7 +20,7 @@
 # Env: SPOOL_BENCH_CACHE (/tmp/spool-bench: Kafka jars, probe, Spool snapshot, results), BENCH_OUT (this
 #      run's directory; default CACHE/results/cluster-<utc time>), PORT_BASE (19500; ~40 ports on 127.0.0.1,
 #      the next block of 100 if one is taken), IDLE_SETTLE_S (10), LAUNCH_SETTLE_S (5), QUIET_WAIT_S (180),
-#      QUIET_CORES (0.3), START_TIMEOUT_S (120), STOP_TIMEOUT_S (60: then SIGKILL), TRIALS, KEEP_DATA=1
+#      QUIET_CORES (0.3), BUSY_CORES (0.25), BUSY_RETRIES (2), START_TIMEOUT_S (120), STOP_TIMEOUT_S (60: then SIGKILL), TRIALS, KEEP_DATA=1
 #      (keep data dirs; logs are always kept), SPOOL_BENCH_OFFLINE=1 (mvn -o).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -47,8 +48,9 @@ NODES=3
 export TZ=UTC
 
 mkdir -p "$OUT"
-RAW="$OUT/raw.tsv"
-printf 'trial\tsystem\tnode\tstartup_s\trss_idle_mb\tspool_internal_ms\tserved_s\tcds_mapped\tloadavg\tother_cpu_s\n' >"$RAW"
+RAW="$OUT/raw.tsv"; DISCARDED="$OUT/discarded.tsv"
+printf 'trial\tsystem\tnode\tstartup_s\trss_idle_mb\tspool_internal_ms\tserved_s\tcds_mapped\tloadavg\tother_cpu_s\n' \
+  | tee "$DISCARDED" >"$RAW"
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$OUT/run.log" >&2; }
 die() { log "FAILED: $*"; exit 1; }
 now_ms() { local t="${EPOCHREALTIME/./}"; echo "${t:0:-3}"; } # no fork: launch times stay close together
@@ -204,23 +206,25 @@ cluster_run() {
     pids[$n]=$!
     RUNNING+=("$!")
   done
-  # wait for every node's "started" line (the time comes from the line's stamp, not from this loop)
-  local deadline=$(( $(now_ms) + START_TIMEOUT_S * 1000 ))
+  # wait for every node's "started" line (the time comes from the line's stamp, not from this loop, which
+  # forks little: two processes every 0.2 s, since other processes' CPU is measured meanwhile)
+  local re files=() found=() deadline=$((SECONDS + START_TIMEOUT_S))
+  re="$(started_regex "$system")"
+  for n in $(seq 1 "$NODES"); do files+=("$(started_log "$system" "$dir/node-$n")"); done
   while :; do
-    all=1
-    for n in $(seq 1 "$NODES"); do
+    for n in "${!pids[@]}"; do
       kill -0 "${pids[$n]}" 2>/dev/null || die "$system node $n (pid ${pids[$n]}) exited before it started (see $dir/node-$n/)"
-      grep -qE "$(started_regex "$system")" "$(started_log "$system" "$dir/node-$n")" 2>/dev/null || all=0
     done
-    if [ "$all" = 1 ]; then
+    grep -lsE "$re" "${files[@]}" >"$dir/started.lst"; mapfile -t found <"$dir/started.lst"
+    if [ "${#found[@]}" = "$NODES" ]; then
       # CPU used on the machine from the launch until all started, less the nodes' own: other processes'
       local m1 own=0 c k; m1="$(machine_busy_ticks)"
-      for n in $(seq 1 "$NODES"); do read -r c k < <(pid_cpu_ticks "${pids[$n]}"); own=$((own + c)); done
+      for n in "${!pids[@]}"; do read -r c k < <(pid_cpu_ticks "${pids[$n]}"); own=$((own + c)); done
       OTHER_CPU="$(awk -v d=$((m1 - m0 - own)) -v hz="$HZ" 'BEGIN{printf "%.1f", (d < 0 ? 0 : d) / hz}')"
       break
     fi
-    [ "$(now_ms)" -lt "$deadline" ] || die "$system cluster: not every node started within $START_TIMEOUT_S s (see $dir/)"
-    sleep 0.1
+    [ "$SECONDS" -lt "$deadline" ] || die "$system cluster: not every node started within $START_TIMEOUT_S s (see $dir/)"
+    sleep 0.2
   done
   local -a startup internal cds
   for n in $(seq 1 "$NODES"); do
@@ -238,12 +242,30 @@ cluster_run() {
     local rss; rss="$(awk -v k="$(rss_kb "${pids[$n]}")" 'BEGIN{printf "%.1f", k / 1024}')"
     msg="$msg node $n: ${startup[$n]} s, $rss MB;"
     [ -z "$trial" ] || printf '%s\t%s-cluster\t%s\t%s\t%s\t%s\tNA\t%s\t%s\t%s\n' "$trial" "$system" "$n" \
-      "${startup[$n]}" "$rss" "${internal[$n]}" "${cds[$n]}" "$load" "$OTHER_CPU" >>"$RAW"
+      "${startup[$n]}" "$rss" "${internal[$n]}" "${cds[$n]}" "$load" "$OTHER_CPU" >>"$dir/rows.tsv"
   done
   stop_all
   log "$system cluster $tag:$msg stopped in $STOPPED_S s (load before launch $load; other processes' CPU until all started $OTHER_CPU s)"
   CLUSTER_CDS_ALL="$cds_all"
+  # other processes' CPU per second of the start (to the slowest node): cores taken from the nodes
+  OTHER_CORES="$(printf '%s\n' "${startup[@]}" | sort -n | tail -n 1 | awk -v o="$OTHER_CPU" '{printf "%.2f", o / $1}')"
   [ "${KEEP_DATA:-0}" = 1 ] || for n in $(seq 1 "$NODES"); do rm -rf "$dir/node-$n/data"; done
+}
+
+# measured_cluster SYSTEM TRIAL: cluster_run whose figures count (raw.tsv), unless other processes took
+# more than BUSY_CORES (0.25) cores on average during the start: then it is run again, at most BUSY_RETRIES
+# (2) times, and the busy attempt's figures go to discarded.tsv (the last attempt counts whatever the load).
+measured_cluster() {
+  local system="$1" trial="$2" a tag
+  for a in $(seq 0 "${BUSY_RETRIES:-2}"); do
+    tag="$system-$trial"; [ "$a" = 0 ] || tag="$tag-again-$a"
+    cluster_run "$system" "$tag" "$trial"
+    if [ "$a" = "${BUSY_RETRIES:-2}" ] || awk -v c="$OTHER_CORES" -v m="${BUSY_CORES:-0.25}" 'BEGIN{exit !(c <= m)}'; then
+      cat "$OUT/$tag/rows.tsv" >>"$RAW"; return
+    fi
+    log "$system cluster $tag: other processes took $OTHER_CORES cores during the start: discarded, once more"
+    cat "$OUT/$tag/rows.tsv" >>"$DISCARDED"
+  done
 }
 
 # single_run TAG [TRIAL]: one Spool node with bin/spool's defaults (its own CDS directory), timed by
@@ -290,8 +312,8 @@ for i in 1 2 3; do cluster_run spool "prime-cluster-$i"; [ "$CLUSTER_CDS_ALL" = 
 
 for t in $(seq 1 "$TRIALS"); do
   single_run "single-$t" "$t"
-  if [ $((t % 2)) = 1 ]; then cluster_run kafka "kafka-$t" "$t"; cluster_run spool "spool-$t" "$t"
-  else cluster_run spool "spool-$t" "$t"; cluster_run kafka "kafka-$t" "$t"; fi
+  if [ $((t % 2)) = 1 ]; then measured_cluster kafka "$t"; measured_cluster spool "$t"
+  else measured_cluster spool "$t"; measured_cluster kafka "$t"; fi
 done
 
 # --- warnings and errors in the nodes' logs (measured runs) --------------------------------------
@@ -357,6 +379,11 @@ CW="$(slowest_med spool-cluster)"; KW="$(slowest_med kafka-cluster)"
   first() { sed -E 's/\[([0-9.NA]+)( [0-9.NA]+)*\]/\1/g'; }
   echo "- load average (1 min) before each launch, single: $(trials_of spool-single loadavg | first); Spool cluster: $(trials_of spool-cluster loadavg | first); Kafka cluster: $(trials_of kafka-cluster loadavg | first)"
   echo "- CPU s of other processes from the launch until all nodes started, Spool cluster: $(trials_of spool-cluster other_cpu_s | first); Kafka cluster: $(trials_of kafka-cluster other_cpu_s | first)"
+  if [ "$(wc -l <"$DISCARDED")" -gt 1 ]; then
+    echo "- discarded attempts (other processes busy during the start; run again), start-up per node: $(awk -F'\t' -v n="$NODES" '
+      NR > 1 {a = int((NR - 2) / n); if (!(a in v)) {o[++k] = a; h[a] = "trial " $1 " " $2}; v[a] = v[a] (v[a] == "" ? "" : " ") $4; c[a] = $10}
+      END {for (i = 1; i <= k; i++) printf "%s%s [%s] with %s s of other CPU", (i > 1 ? "; " : ""), h[o[i]], v[o[i]], c[o[i]]}' "$DISCARDED")"
+  fi
   echo
   echo "Raw figures: $RAW; logs: $OUT/*/; warnings and errors in the logs: $OUT/log-warnings.txt"
 } | tee "$OUT/table.md"

@@ -126,7 +126,8 @@ final class ApiLayer {
             MetadataQuorum quorum = metadataLayer.metadata.quorum();
             registry.register(ApiKey.FETCH_SNAPSHOT, 0, ApiKey.FETCH_SNAPSHOT.highestVersion,
                     new FetchSnapshotHandler(quorum::snapshotDir, storage.scheduler));
-            registry.wrap(ApiKey.FETCH, fetch -> new MetadataSnapshotPointer(fetch, quorum::newestSnapshotFile));
+            registry.wrap(ApiKey.FETCH, fetch -> new MetadataSnapshotPointer(fetch, quorum::newestSnapshotFile,
+                    storage.metadataPartition::logStartOffset));
             metadataLayer.controller.answerLocallyWith(registry);
         }
     }

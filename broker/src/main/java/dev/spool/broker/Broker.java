@@ -73,6 +73,9 @@ public final class Broker implements AutoCloseable {
             PartitionLayer partitions = closer.register(PartitionLayer.start(config, storage, metadata));
             CoordinatorLayer coordinators = closer.register(
                     CoordinatorLayer.start(config, storage, metadata, partitions));
+            // Closed after the listeners and before the coordinators and partitions: metadata still committing
+            // (a cluster's) must not open or delete logs under a closing broker.
+            closer.register(metadata.metadata::stopPublishing);
             ApiLayer apis = ApiLayer.build(config, storage, metadata, partitions, coordinators);
             NetworkLayer network = closer.register(NetworkLayer.start(config, storage, metadata, partitions,
                     coordinators, apis, transport.join()));

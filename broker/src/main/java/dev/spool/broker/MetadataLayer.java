@@ -43,6 +43,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -116,12 +117,23 @@ final class MetadataLayer implements AutoCloseable {
                 controller = new ControllerChannel(config.nodeId(), cluster, quorum, clients,
                         controllerAddresses(cluster, quorum));
             }
+            // Heartbeats and the fencer on a thread of their own: behind retention or a flush on the storage's
+            // scheduler, a heartbeat could miss its session.
+            ScheduledExecutorService lifecycle = null;
+            if (cluster.isCluster()) {
+                lifecycle = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "spool-broker-lifecycle");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                closer.register(lifecycle::shutdownNow);
+            }
             if (cluster.isVoter()) {
-                closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, storage.scheduler,
+                closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
                         SESSION_CHECK_INTERVAL_MS));
             }
             return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, log,
-                    config, storage.meta.clusterId(), storage.scheduler, closer);
+                    config, storage.meta.clusterId(), lifecycle, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();
             throw e;
@@ -138,12 +150,7 @@ final class MetadataLayer implements AutoCloseable {
         if (cluster.isVoter()) {
             RaftMetadataQuorum raft = new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(),
                     storage.meta.clusterId(), log.dir(), log, config.metadataSnapshotIntervalRecords());
-            raft.onShutdown(() -> {
-                // Told on a Ratis thread, which the broker's close would wait for.
-                Thread thread = new Thread(() -> onFatal.onFatalError("the metadata quorum's Raft server shut down"),
-                        "spool-fatal-shutdown");
-                thread.start();
-            });
+            raft.onShutdown(fatalOnOwnThread(onFatal, "the metadata quorum's Raft server shut down"));
             return raft;
         }
         if (cluster.isCluster()) {
@@ -151,9 +158,15 @@ final class MetadataLayer implements AutoCloseable {
             for (QuorumVoter controller : cluster.controllerBootstrap()) {
                 bootstrap.add(new NodeAddress(controller.host(), controller.port()));
             }
-            return new FetchingMetadataQuorum(config.nodeId(), bootstrap, log, clients);
+            return new FetchingMetadataQuorum(config.nodeId(), bootstrap, log, clients,
+                    fatalOnOwnThread(onFatal, "this broker cannot apply the metadata it fetched"));
         }
         return new LocalMetadataQuorum(log);
+    }
+
+    /** Tells {@code onFatal} on a thread of its own: the thread that fails is one the broker's close waits for. */
+    private static Runnable fatalOnOwnThread(FatalErrorHandler onFatal, String reason) {
+        return () -> new Thread(() -> onFatal.onFatalError(reason), "spool-fatal-shutdown").start();
     }
 
     /** Where each controller is reached: a voter knows them from its settings, a broker-only node from them. */

@@ -80,18 +80,40 @@ public final class BrokerLifecycleHandler {
             listeners.add(new BrokerRegistration.Listener(listener.name(), listener.host(), listener.port(),
                     listener.securityProtocol()));
         }
-        return metadata.submit(image -> BrokerRegistrations.register(image, request.brokerId(),
-                        request.incarnationId(), listeners, request.rack(), fenceNewBrokers))
+        return metadata.submit(image -> isAnotherLiveIncarnation(image, request)
+                        ? new MetadataChange<Long>(List.of(), null)
+                        : BrokerRegistrations.register(image, request.brokerId(), request.incarnationId(), listeners,
+                                request.rack(), fenceNewBrokers))
                 .<Message>handle((brokerEpoch, failure) -> {
                     if (failure != null) {
-                        return new BrokerRegistrationResponseData().setErrorCode(ControllerErrors.codeOf(failure)).setBrokerEpoch(-1);
+                        return new BrokerRegistrationResponseData().setErrorCode(ControllerErrors.codeOf(failure))
+                                .setBrokerEpoch(-1);
+                    }
+                    if (brokerEpoch == null) {
+                        // Two live processes with one id: the new one waits (retrying) until the old one's session
+                        // ends, as Kafka's controller makes it wait.
+                        return new BrokerRegistrationResponseData()
+                                .setErrorCode(Errors.DUPLICATE_BROKER_REGISTRATION.code()).setBrokerEpoch(-1);
                     }
                     sessions.touch(request.brokerId(), clockMs.getAsLong());
                     return new BrokerRegistrationResponseData().setBrokerEpoch(brokerEpoch);
                 });
     }
 
+    /** Whether the id is registered by another process whose session still runs (and which is not fenced). */
+    private boolean isAnotherLiveIncarnation(MetadataImage image, BrokerRegistrationRequestData request) {
+        BrokerRegistration current = image.brokers().get(request.brokerId());
+        return current != null && !current.fenced() && !current.incarnationId().equals(request.incarnationId())
+                && !sessions.isExpired(request.brokerId(), clockMs.getAsLong());
+    }
+
     private CompletableFuture<Message> heartbeat(BrokerHeartbeatRequestData request) {
+        // The session is renewed when the heartbeat arrives, not when the controller thread gets to it: a command
+        // waiting for a slow commit must not have the brokers queued behind it fenced.
+        BrokerRegistration known = metadata.image().brokers().get(request.brokerId());
+        if (known != null && known.brokerEpoch() == request.brokerEpoch()) {
+            sessions.touch(request.brokerId(), clockMs.getAsLong());
+        }
         return metadata.submit(image -> beat(image, request)).handle((answer, failure) -> failure == null ? answer
                 : new BrokerHeartbeatResponseData().setErrorCode(ControllerErrors.codeOf(failure)).setIsFenced(true));
     }
@@ -103,7 +125,6 @@ public final class BrokerLifecycleHandler {
             return new MetadataChange<>(List.of(), new BrokerHeartbeatResponseData()
                     .setErrorCode(Errors.STALE_BROKER_EPOCH.code()).setIsFenced(true));
         }
-        sessions.touch(request.brokerId(), clockMs.getAsLong());
         boolean caughtUp = request.currentMetadataOffset() >= broker.brokerEpoch();
         BrokerHeartbeatResponseData answer = new BrokerHeartbeatResponseData().setIsCaughtUp(caughtUp);
         if (request.wantShutDown() || (request.wantFence() && !broker.fenced())) {

@@ -4,7 +4,9 @@ import dev.spool.broker.cluster.ControllerChannel;
 import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.protocol.types.Message;
+import dev.spool.protocol.Errors;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A request that changes the metadata (CreateTopics, AlterConfigs, ...) reaching a node of a cluster that is not
@@ -27,11 +29,23 @@ public final class ControllerForwarding implements ApiHandler {
         this.channel = channel;
     }
 
+    /**
+     * Answered here or by the active controller; a failure of either (this node stopped being the active
+     * controller, none is known, the connection to it broke, the quorum did not commit in time) is answered with
+     * the error in the API's response, never by closing the client's connection.
+     */
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        if (quorum.isActiveController() || cluster.isControllerListener(context.connection().listenerName())) {
-            return local.handle(context, request);
-        }
-        return channel.sendToOtherNode(context.apiKey(), context.apiVersion(), request);
+        boolean here = quorum.isActiveController() || cluster.isControllerListener(context.connection().listenerName());
+        CompletableFuture<Message> answer = here ? local.handle(context, request)
+                : channel.sendToOtherNode(context.apiKey(), context.apiVersion(), request);
+        return answer.exceptionally(failure -> {
+            short error = here ? ControllerErrors.codeOf(failure) : Errors.NOT_CONTROLLER.code();
+            Message response = ControllerErrors.responseFor(context.apiKey(), request, error);
+            if (response == null) {
+                throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+            }
+            return response;
+        });
     }
 }

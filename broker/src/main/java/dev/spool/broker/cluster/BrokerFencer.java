@@ -2,6 +2,7 @@ package dev.spool.broker.cluster;
 
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
+import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataManager;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,10 @@ public final class BrokerFencer implements AutoCloseable {
             }
             for (int brokerId : sessions.expired(unfenced, nowMs)) {
                 LOG.warn("Fencing broker {}: no heartbeat within its session timeout", brokerId);
-                metadata.submit(image -> BrokerRegistrations.fence(image, brokerId)).exceptionally(failure -> {
+                // Checked again on the controller thread: a heartbeat may have come in meanwhile.
+                metadata.submit(image -> sessions.isExpired(brokerId, clockMs.getAsLong())
+                        ? BrokerRegistrations.fence(image, brokerId)
+                        : new MetadataChange<>(List.of(), false)).exceptionally(failure -> {
                     LOG.warn("Cannot fence broker {} (retried at the next check)", brokerId, failure);
                     return false;
                 });

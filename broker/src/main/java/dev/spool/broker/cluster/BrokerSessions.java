@@ -33,6 +33,12 @@ public final class BrokerSessions {
         }
     }
 
+    /** Whether {@code brokerId} has not been heard from within the session timeout before {@code nowMs}. */
+    public boolean isExpired(int brokerId, long nowMs) {
+        Long last = lastContactMs.get(brokerId);
+        return last != null && nowMs - last > sessionTimeoutMs;
+    }
+
     /** Of {@code brokerIds}, those not heard from within the session timeout before {@code nowMs}. */
     public List<Integer> expired(Iterable<Integer> brokerIds, long nowMs) {
         List<Integer> expired = new ArrayList<>();

@@ -61,6 +61,8 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
     private final List<NodeAddress> bootstrap;
     private final MetadataLog log;
     private final NodeClients clients;
+    /** Told when this broker cannot apply what it fetched: its image would part from the cluster's. */
+    private final Runnable onFatal;
     private final Map<Integer, NodeAddress> controllers = new ConcurrentHashMap<>();
     private volatile CommitListener listener = (records, lastOffset) -> { };
     private volatile int activeControllerId = -1;
@@ -68,7 +70,9 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
     private Thread fetcher;
 
     /** A broker fetching from the controllers at {@code bootstrap} (their controller listeners). */
-    public FetchingMetadataQuorum(int nodeId, List<NodeAddress> bootstrap, MetadataLog log, NodeClients clients) {
+    public FetchingMetadataQuorum(int nodeId, List<NodeAddress> bootstrap, MetadataLog log, NodeClients clients,
+                                  Runnable onFatal) {
+        this.onFatal = onFatal;
         this.nodeId = nodeId;
         this.bootstrap = List.copyOf(bootstrap);
         this.log = log;
@@ -80,8 +84,16 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
         this.listener = listener;
     }
 
+    /**
+     * The local copy after the snapshot loading started from; a copy that ends before that snapshot (a crash
+     * between writing a fetched snapshot and starting the log over) starts over at it now.
+     */
     @Override
     public void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) throws IOException {
+        if (log.logEndOffset() <= afterOffset) {
+            log.startAt(afterOffset + 1);
+            return;
+        }
         log.replay(afterOffset, consumer);
     }
 
@@ -129,6 +141,11 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
                 }
                 fetchFrom(source);
             } catch (InterruptedException e) {
+                return;
+            } catch (LocalFailure e) {
+                LOG.error("Cannot apply the metadata fetched from {}: this broker stops", source, e.getCause());
+                running = false;
+                onFatal.run();
                 return;
             } catch (Exception e) {
                 if (running) {
@@ -181,6 +198,11 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
                             + Errors.nameOf(partition.errorCode()));
                 }
                 if (partition.snapshotId().endOffset() >= 0) {
+                    if (partition.snapshotId().endOffset() <= fetchOffset) {
+                        // Never back to an older image than this broker has.
+                        throw new IOException(source + " pointed to snapshot " + partition.snapshotId().endOffset()
+                                + ", not past this broker's metadata offset " + fetchOffset);
+                    }
                     // What this broker lacks is only in a snapshot now: it starts over from that.
                     installSnapshot(source, partition.snapshotId().endOffset(), partition.snapshotId().epoch());
                     continue;
@@ -219,11 +241,15 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
             out.force(true);
         }
         Files.move(part, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        MetadataImage installed = MetadataSnapshot.load(snapshot);
-        log.startAt(endOffset);
-        LOG.info("Installed metadata snapshot {} from {}: this broker was behind the start of the controllers' log",
-                snapshot.getFileName(), source);
-        listener.onReset(installed);
+        try {
+            MetadataImage installed = MetadataSnapshot.load(snapshot);
+            log.startAt(endOffset);
+            LOG.info("Installed metadata snapshot {} from {}: this broker was behind the start of the controllers' "
+                    + "log", snapshot.getFileName(), source);
+            listener.onReset(installed);
+        } catch (IOException | RuntimeException e) {
+            throw new LocalFailure(e);
+        }
     }
 
     private FetchSnapshotResponseData.PartitionSnapshot fetchSnapshotPiece(NodeAddress source, long endOffset,
@@ -261,10 +287,21 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
         }
         ByteBuffer whole = ByteBuffer.allocate(end - fetched.position());
         whole.put(fetched.duplicate().limit(end)).flip();
-        log.appendFetched(whole);
-        for (ByteBuffer batch : batches) {
-            RecordBatch header = new RecordBatch().wrap(batch, 0);
-            listener.onCommit(MetadataLog.decode(batch.duplicate()), header.lastOffset());
+        try {
+            log.appendFetched(whole);
+            for (ByteBuffer batch : batches) {
+                RecordBatch header = new RecordBatch().wrap(batch, 0);
+                listener.onCommit(MetadataLog.decode(batch.duplicate()), header.lastOffset());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new LocalFailure(e);
+        }
+    }
+
+    /** Appending or applying what was fetched failed here, not at the controller: retrying cannot help. */
+    private static final class LocalFailure extends RuntimeException {
+        LocalFailure(Exception cause) {
+            super(cause);
         }
     }
 
@@ -294,9 +331,10 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
             running = fetcher;
         }
         if (running != null) {
-            running.interrupt();
+            // Not interrupted: an interrupt inside the metadata log's file I/O would close its channel. A fetch
+            // waits MAX_WAIT_MS at most, so the loop sees the flag soon.
             try {
-                running.join(10_000);
+                running.join(15_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -11,6 +11,7 @@ import dev.spool.protocol.types.Message;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 
 /**
  * Fetch on a voter, for {@code __cluster_metadata}: a broker whose fetch offset lies before the start of the
@@ -28,15 +29,21 @@ public final class MetadataSnapshotPointer implements ApiHandler {
 
     private final ApiHandler fetch;
     private final NewestSnapshot newest;
+    private final LongSupplier logStartOffset;
 
-    public MetadataSnapshotPointer(ApiHandler fetch, NewestSnapshot newest) {
+    /** {@code logStartOffset}: the start of the voter's metadata log, below which only a snapshot helps. */
+    public MetadataSnapshotPointer(ApiHandler fetch, NewestSnapshot newest, LongSupplier logStartOffset) {
         this.fetch = fetch;
         this.newest = newest;
+        this.logStartOffset = logStartOffset;
     }
 
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message message) {
-        if (!asksForMetadata((FetchRequestData) message)) {
+        long fetchOffset = metadataFetchOffset((FetchRequestData) message);
+        // Only a fetch below the log start is pointed to a snapshot: one past the log end (a voter behind the
+        // broker) stays OFFSET_OUT_OF_RANGE, or the broker would go back to an older image.
+        if (fetchOffset < 0 || fetchOffset >= logStartOffset.getAsLong()) {
             return fetch.handle(context, message);
         }
         return fetch.handle(context, message).thenApply(answer -> {
@@ -66,13 +73,18 @@ public final class MetadataSnapshotPointer implements ApiHandler {
         }
     }
 
-    private static boolean asksForMetadata(FetchRequestData request) {
+    /** The offset a fetch asks of {@code __cluster_metadata}, or -1 when it does not ask for it. */
+    private static long metadataFetchOffset(FetchRequestData request) {
         for (FetchRequestData.FetchTopic topic : request.topics()) {
             if (isMetadata(topic.topic(), topic.topicId())) {
-                return true;
+                for (FetchRequestData.FetchPartition partition : topic.partitions()) {
+                    if (partition.partition() == 0) {
+                        return partition.fetchOffset();
+                    }
+                }
             }
         }
-        return false;
+        return -1;
     }
 
     private static boolean isMetadata(String name, dev.spool.protocol.types.Uuid topicId) {

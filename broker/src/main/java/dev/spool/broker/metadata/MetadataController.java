@@ -2,9 +2,9 @@ package dev.spool.broker.metadata;
 
 import dev.spool.log.LogClock;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -54,34 +54,55 @@ public final class MetadataController implements AutoCloseable {
      * and its result. The future completes after the records are committed and applied.
      */
     public <T> CompletableFuture<T> submit(Function<MetadataImage, MetadataChange<T>> command) {
-        return CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            thread.execute(() -> decide(command, result));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new NotControllerException(nodeId)); // closing
+        }
+        return result;
+    }
+
+    /**
+     * Runs a command and proposes its records; answers once they are committed and published, so that the next
+     * command decides against an image that holds them. The local quorum has committed when propose returns; a
+     * Raft quorum takes a round trip to a majority, or never when it has lost it: the command then fails with a
+     * timeout, as Kafka's controller times a request out, but the thread still waits for the proposal's outcome,
+     * since the records may yet commit and no later command may decide as if they had not.
+     */
+    private <T> void decide(Function<MetadataImage, MetadataChange<T>> command, CompletableFuture<T> result) {
+        try {
             if (!quorum.isActiveController()) {
                 throw new NotControllerException(nodeId);
             }
             MetadataChange<T> change = command.apply(image.get());
             if (!change.records().isEmpty()) {
-                awaitCommit(quorum.propose(change.records(), clock.nowMs()));
+                CompletableFuture<Long> proposal = quorum.propose(change.records(), clock.nowMs());
+                try {
+                    proposal.get(COMMIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    result.completeExceptionally(new TimeoutException("the metadata quorum did not commit within "
+                            + COMMIT_TIMEOUT_MS + " ms"));
+                    awaitOutcome(proposal);
+                    return;
+                }
             }
-            return change.result();
-        }, thread);
-    }
-
-    /**
-     * Waits until the proposal is committed and published, so that the next command decides against an image
-     * that holds it. The local quorum has committed when propose returns; a Raft quorum takes a round trip to a
-     * majority, or never when it has lost it: the command then fails, as Kafka's controller times a request out.
-     */
-    private static void awaitCommit(CompletableFuture<Long> proposal) {
-        try {
-            proposal.get(COMMIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            result.complete(change.result());
+        } catch (ExecutionException e) {
+            result.completeExceptionally(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CompletionException(e);
+            result.completeExceptionally(e);
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
+    }
+
+    private static void awaitOutcome(CompletableFuture<Long> proposal) throws InterruptedException {
+        try {
+            proposal.get();
         } catch (ExecutionException e) {
-            throw new CompletionException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new CompletionException(new TimeoutException("the metadata quorum did not commit within "
-                    + COMMIT_TIMEOUT_MS + " ms"));
+            LOG.warn("A metadata proposal that timed out failed: {}", e.getCause().toString());
         }
     }
 

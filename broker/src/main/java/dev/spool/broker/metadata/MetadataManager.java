@@ -52,6 +52,11 @@ public final class MetadataManager implements AutoCloseable {
         return publisher.image();
     }
 
+    /** See {@link MetadataPublisher#stopPublishing}. */
+    public void stopPublishing() {
+        publisher.stopPublishing();
+    }
+
     /** The quorum that commits this node's metadata: who the active controller is, and its epoch. */
     public MetadataQuorum quorum() {
         return quorum;

@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows the committed metadata: applies each committed batch to the image, snapshots it every so many
  * records, and tells the listeners, in offset order. It decides nothing. Batches arrive on one thread at a
- * time (the quorum's commit order); the image may be read from any thread.
+ * time (the quorum's commit order); the image may be read from any thread. A listener added while a quorum
+ * already commits (a Raft voter starts applying as soon as it joins) is added between two batches, so it sees
+ * every change exactly once and in order.
  */
 public final class MetadataPublisher implements MetadataQuorum.CommitListener {
 
@@ -22,6 +24,7 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
     private final List<MetadataListener> listeners = new CopyOnWriteArrayList<>();
     private long recordsSinceSnapshot;
     private volatile MetadataImage image = MetadataImage.EMPTY;
+    private boolean publishing = true;
 
     /**
      * @param snapshotIntervalRecords records committed after which the image is snapshotted and the log
@@ -49,7 +52,7 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
     }
 
     /** Adds a listener and tells it of the current image (as a change from the empty one). */
-    public void addListener(MetadataListener listener) {
+    public synchronized void addListener(MetadataListener listener) {
         listeners.add(listener);
         listener.onImage(MetadataImage.EMPTY, image);
     }
@@ -60,7 +63,7 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
     }
 
     @Override
-    public void onCommit(List<VersionedRecord> records, long lastOffset) {
+    public synchronized void onCommit(List<VersionedRecord> records, long lastOffset) {
         MetadataImage previous = image;
         MetadataImage next = previous.apply(records, lastOffset);
         image = next;
@@ -72,7 +75,7 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
     }
 
     @Override
-    public void onReset(MetadataImage installed) {
+    public synchronized void onReset(MetadataImage installed) {
         MetadataImage previous = image;
         image = installed;
         recordsSinceSnapshot = 0;
@@ -81,7 +84,18 @@ public final class MetadataPublisher implements MetadataQuorum.CommitListener {
         publish(previous, installed, installed.offset());
     }
 
+    /**
+     * Stops telling the listeners (the image still follows the quorum): a closing broker's partitions and
+     * coordinators must not be changed under them. Returns once no listener is being told.
+     */
+    public synchronized void stopPublishing() {
+        publishing = false;
+    }
+
     private void publish(MetadataImage previous, MetadataImage next, long lastOffset) {
+        if (!publishing) {
+            return;
+        }
         for (MetadataListener listener : listeners) {
             try {
                 listener.onImage(previous, next);

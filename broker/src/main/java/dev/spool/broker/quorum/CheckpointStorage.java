@@ -80,11 +80,12 @@ final class CheckpointStorage implements StateMachineStorage {
     }
 
     /**
-     * Writes a snapshot of {@code image} covering Raft entries up to {@code covered}; the checkpoint first, the
-     * Raft file last (each fsynced, then renamed into place).
+     * Writes a snapshot of {@code image}, whose last record has leader epoch {@code epoch} (Kafka names a snapshot
+     * by it), covering Raft entries up to {@code covered}; the checkpoint first, the Raft file last (each fsynced,
+     * then renamed into place).
      */
-    void write(MetadataImage image, TermIndex covered, long nowMs) throws IOException {
-        Path checkpoint = MetadataSnapshot.write(dir, image, (int) covered.getTerm(), nowMs);
+    void write(MetadataImage image, TermIndex covered, int epoch, long nowMs) throws IOException {
+        Path checkpoint = MetadataSnapshot.write(dir, image, epoch, nowMs);
         Path raft = raftFileOf(checkpoint);
         Path temp = raft.resolveSibling(raft.getFileName() + ".part");
         Files.writeString(temp, covered.getTerm() + " " + covered.getIndex() + "\n", StandardCharsets.UTF_8);

@@ -47,6 +47,8 @@ final class MetadataStateMachine extends BaseStateMachine {
     private volatile Supplier<MetadataImage> image = () -> MetadataImage.EMPTY;
     private volatile boolean leaderReady;
     private volatile Runnable shutdownHandler;
+    /** The leader epoch of the last record applied (the term of its entry): the epoch a snapshot is named by. */
+    private volatile int lastRecordEpoch;
 
     MetadataStateMachine(MetadataLog materialized, CheckpointStorage storage) {
         this.materialized = materialized;
@@ -72,6 +74,7 @@ final class MetadataStateMachine extends BaseStateMachine {
             SnapshotInfo latest = storage.getLatestSnapshot();
             if (latest != null) {
                 updateLastAppliedTermIndex(latest.getTerm(), latest.getIndex());
+                lastRecordEpoch = MetadataSnapshot.epochOf(CheckpointStorage.latest(storage.getSnapshotDir().toPath()));
             }
         });
     }
@@ -97,6 +100,7 @@ final class MetadataStateMachine extends BaseStateMachine {
             Path checkpoint = CheckpointStorage.latest(storage.getSnapshotDir().toPath());
             MetadataImage installed = MetadataSnapshot.load(checkpoint);
             materialized.startAt(installed.offset() + 1);
+            lastRecordEpoch = MetadataSnapshot.epochOf(checkpoint);
             updateLastAppliedTermIndex(latest.getTerm(), latest.getIndex());
             LOG.info("Installed the metadata snapshot up to offset {} (Raft index {})", installed.offset(),
                     latest.getIndex());
@@ -118,7 +122,7 @@ final class MetadataStateMachine extends BaseStateMachine {
         if (applied == null || current.offset() < 0) {
             return RaftLog.INVALID_LOG_INDEX;
         }
-        storage.write(current, applied, System.currentTimeMillis());
+        storage.write(current, applied, lastRecordEpoch, System.currentTimeMillis());
         storage.cleanupOldSnapshots(null);
         // The log is kept from the older snapshot on: a broker a little behind goes on fetching records; only
         // one further behind fetches a snapshot.
@@ -163,13 +167,21 @@ final class MetadataStateMachine extends BaseStateMachine {
         try {
             List<VersionedRecord> records = MetadataLog.decode(batch.duplicate());
             long lastOffset = materialized.appendCommitted(batch, (int) entry.getTerm());
-            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
             listener.onCommit(records, lastOffset);
+            lastRecordEpoch = (int) entry.getTerm();
+            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
             return CompletableFuture.completedFuture(Message.valueOf(Long.toString(lastOffset)));
         } catch (IOException | RuntimeException e) {
-            // A voter that cannot apply a committed entry would diverge from the others: it must stop.
-            LOG.error("Cannot apply metadata entry {} (term {})", entry.getIndex(), entry.getTerm(), e);
-            return CompletableFuture.failedFuture(e);
+            // A voter that cannot apply a committed entry would diverge from the others (the next entries would
+            // get other offsets): it stops. Thrown, the failure also stops Ratis' apply thread, which closes the
+            // Raft server; the node is told to stop either way.
+            LOG.error("Cannot apply metadata entry {} (term {}): this node stops", entry.getIndex(), entry.getTerm(),
+                    e);
+            Runnable stop = shutdownHandler;
+            if (stop != null) {
+                stop.run();
+            }
+            throw new IllegalStateException("Cannot apply metadata entry " + entry.getIndex(), e);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -28,6 +29,9 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -198,16 +202,30 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
                 .setType(RaftClientRequest.writeRequestType())
                 .build();
         try {
-            return running.submitClientRequestAsync(request).thenApply(RaftMetadataQuorum::lastOffset);
+            return running.submitClientRequestAsync(request).handle((reply, failure) -> lastOffset(reply, failure));
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private static long lastOffset(RaftClientReply reply) {
+    /**
+     * The offset of the proposal's last record; a proposal that reached a voter no longer (or not yet) leading
+     * fails with {@link NotControllerException}, which callers answer NOT_CONTROLLER.
+     */
+    private long lastOffset(RaftClientReply reply, Throwable failure) {
+        Throwable cause = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof NotLeaderException || cause instanceof LeaderNotReadyException
+                || cause instanceof LeaderSteppingDownException) {
+            throw new NotControllerException(nodeId);
+        }
+        if (cause != null) {
+            throw new IllegalStateException("the metadata quorum did not commit the proposal", cause);
+        }
         if (!reply.isSuccess()) {
-            throw reply.getException() != null ? new IllegalStateException(reply.getException())
-                    : new IllegalStateException("the metadata quorum refused the proposal");
+            throw new IllegalStateException("the metadata quorum refused the proposal");
         }
         return Long.parseLong(reply.getMessage().getContent().toStringUtf8());
     }

@@ -2,17 +2,16 @@ package dev.spool.broker.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.metadata.PartitionRecordData;
+import dev.spool.protocol.metadata.TopicRecordData;
 import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The controller's decisions about brokers of a cluster: fencing, unfencing, unregistering, racks. */
 class BrokerRegistrationsTest {
-
-    private final TopicController topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()),
-            overrides -> null);
 
     private static MetadataImage applied(MetadataImage image, MetadataChange<?> change) {
         return image.apply(change.records(), image.offset() + change.records().size());
@@ -23,9 +22,24 @@ class BrokerRegistrationsTest {
                 List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker-" + id, 9092, (short) 0)), rack, fenced));
     }
 
-    private MetadataImage withTopic(MetadataImage image, String name, int partitions, int replicationFactor) {
-        return applied(image, topics.createTopics(image, List.of(new CreatableTopic().setName(name)
-                .setNumPartitions(partitions).setReplicationFactor((short) replicationFactor)), false));
+    /**
+     * {@code image} with a topic of {@code partitions} partitions of {@code replicationFactor} replicas each, placed
+     * as the controller places them (written as records: the controller refuses more than one replica for now).
+     */
+    private static MetadataImage withTopic(MetadataImage image, String name, int partitions, int replicationFactor) {
+        Uuid id = Uuid.randomUuid();
+        List<VersionedRecord> records = new ArrayList<>();
+        records.add(VersionedRecord.of(MetadataRecordType.TOPIC_RECORD, new TopicRecordData().setName(name)
+                .setTopicId(id)));
+        List<List<Integer>> placed = ReplicaPlacement.place(name, 0, partitions, replicationFactor,
+                ReplicaPlacement.liveBrokers(image));
+        for (int partition = 0; partition < partitions; partition++) {
+            List<Integer> replicas = placed.get(partition);
+            records.add(VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData()
+                    .setTopicId(id).setPartitionId(partition).setReplicas(new ArrayList<>(replicas))
+                    .setIsr(new ArrayList<>(replicas)).setLeader(replicas.get(0))));
+        }
+        return image.apply(records, image.offset() + records.size());
     }
 
     private MetadataImage threeBrokers() {

@@ -176,20 +176,31 @@ class TopicControllerTest {
     @Test
     void replicasArePlacedOverTheLiveBrokersAndLeadershipSpreads() {
         MetadataImage three = registered(registered(ONE_BROKER, 2), 3);
-        MetadataImage image = applied(three, controller.createTopics(three, List.of(topic("spread", 6, 3)), false));
-
-        TopicImage spread = image.topic("spread");
-        assertThat(spread.partitions().values()).allSatisfy(partition -> {
-            assertThat(partition.replicas()).containsExactlyInAnyOrder(1, 2, 3);
-            assertThat(partition.isr()).isEqualTo(partition.replicas());
-            assertThat(partition.leader()).isEqualTo(partition.replicas().get(0));
-        });
-        assertThat(spread.partitions().values()).extracting(PartitionImage::leader).containsOnly(1, 2, 3)
-                .as("each broker leads two of six").hasSize(6);
+        List<List<Integer>> placed = ReplicaPlacement.place("spread", 0, 6, 3, ReplicaPlacement.liveBrokers(three));
+        assertThat(placed).allSatisfy(replicas -> assertThat(replicas).containsExactlyInAnyOrder(1, 2, 3));
+        assertThat(placed).extracting(replicas -> replicas.get(0)).as("each broker leads two of six")
+                .containsOnly(1, 2, 3).hasSize(6);
         for (int broker = 1; broker <= 3; broker++) {
             int id = broker;
-            assertThat(spread.partitions().values()).filteredOn(partition -> partition.leader() == id).hasSize(2);
+            assertThat(placed).filteredOn(replicas -> replicas.get(0) == id).hasSize(2);
         }
+
+        MetadataImage image = applied(three, controller.createTopics(three, List.of(topic("single", 6, 1)), false));
+        assertThat(image.topic("single").partitions().values()).extracting(PartitionImage::leader)
+                .as("one replica each, leadership spread").containsOnly(1, 2, 3);
+    }
+
+    @Test
+    void moreThanOneReplicaIsRefusedUntilBrokersReplicate() {
+        MetadataImage three = registered(registered(ONE_BROKER, 2), 3);
+        List<CreatableTopicResult> results = controller.createTopics(three, List.of(topic("triple", 1, 3),
+                new CreatableTopic().setName("assigned").setNumPartitions(-1).setReplicationFactor((short) -1)
+                        .setAssignments(List.of(new CreatableReplicaAssignment().setPartitionIndex(0)
+                                .setBrokerIds(List.of(1, 2))))), false).result();
+        assertThat(results.get(0).errorCode()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR.code());
+        assertThat(results.get(0).errorMessage()).contains("Replication factor 3 is not supported yet");
+        assertThat(results.get(1).errorCode()).isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT.code());
+        assertThat(results.get(1).errorMessage()).contains("not supported yet");
     }
 
     @Test
