@@ -114,7 +114,7 @@ final class ApiLayer {
     private static void serveAsClusterNode(BrokerConfig config, StorageLayer storage, MetadataLayer metadataLayer,
                                            ApiRegistry registry) {
         // On every node: a broker-only node forwards what it cannot answer (UnregisterBroker) to the controller.
-        new BrokerLifecycleHandler(storage.meta.clusterId(), true, metadataLayer.metadata, metadataLayer.sessions,
+        new BrokerLifecycleHandler(storage.meta.clusterId(), metadataLayer.metadata, metadataLayer.sessions,
                 storage.clock::nowMs).registerIn(registry);
         for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
             registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
@@ -142,7 +142,7 @@ final class ApiLayer {
         }
         return new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
                 metadataLayer::cluster, storage.clock::nowMs, metadataLayer::controllerId, metadata.quorum()::epoch,
-                cluster.voters(), cluster.controllerListenerNames().get(0));
+                metadata.quorum()::voterProgress, cluster.voters(), cluster.controllerListenerNames().get(0));
     }
 
     /** The metadata log dir's {@code directory.id}, or the zero id if meta.properties has none. */

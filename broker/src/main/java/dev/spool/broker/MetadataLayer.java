@@ -62,8 +62,12 @@ final class MetadataLayer implements AutoCloseable {
     private static final long SESSION_CHECK_INTERVAL_MS = 500;
     /** The CreateTopics version a node sends the active controller: the newest Spool serves. */
     private static final short CREATE_TOPICS_VERSION = 7;
-    /** How long a broker of a cluster tries to register (the quorum may still be electing its first leader). */
-    private static final long REGISTRATION_TIMEOUT_MS = 120_000;
+    private static final int CREATE_TOPICS_TIMEOUT_MS = 30_000;
+    /**
+     * How long a broker of a cluster tries to register: the quorum may still be electing its first leader, and
+     * the active controller's listener opens only once its own logs are recovered.
+     */
+    private static final long REGISTRATION_TIMEOUT_MS = 300_000;
 
     final MetadataManager metadata;
     final BrokerConfigLayers configLayers;
@@ -267,24 +271,20 @@ final class MetadataLayer implements AutoCloseable {
 
     /** Creates topics for the broker itself (auto-creation, internal topics), at the active controller. */
     TopicCreator topicCreator() {
-        TopicCreator local = TopicCreator.local(metadata, topics);
         if (!isCluster()) {
-            return local;
+            return TopicCreator.local(metadata, topics);
         }
-        return newTopics -> metadata.quorum().isActiveController() ? local.create(newTopics)
-                : controller.sendToOtherNode(ApiKey.CREATE_TOPICS, CREATE_TOPICS_VERSION, new CreateTopicsRequestData()
-                        .setTopics(newTopics).setTimeoutMs((int) REGISTRATION_TIMEOUT_MS))
+        return newTopics -> controller.send(ApiKey.CREATE_TOPICS, CREATE_TOPICS_VERSION, new CreateTopicsRequestData()
+                        .setTopics(newTopics).setTimeoutMs(CREATE_TOPICS_TIMEOUT_MS))
                 .thenApply(response -> ((CreateTopicsResponseData) response).topics());
     }
 
     /** Reserves blocks of producer ids at the active controller (AllocateProducerIds from another node). */
     ProducerIdBlocks producerIdBlocks() {
-        ProducerIdBlocks local = ProducerIdBlocks.local(metadata);
         if (!isCluster()) {
-            return local;
+            return ProducerIdBlocks.local(metadata);
         }
-        return (brokerId, brokerEpoch) -> metadata.quorum().isActiveController() ? local.reserve(brokerId, brokerEpoch)
-                : controller.sendToOtherNode(ApiKey.ALLOCATE_PRODUCER_IDS, (short) 0,
+        return (brokerId, brokerEpoch) -> controller.send(ApiKey.ALLOCATE_PRODUCER_IDS, (short) 0,
                         new AllocateProducerIdsRequestData().setBrokerId(brokerId).setBrokerEpoch(brokerEpoch))
                 .thenApply(answer -> {
                     AllocateProducerIdsResponseData response = (AllocateProducerIdsResponseData) answer;

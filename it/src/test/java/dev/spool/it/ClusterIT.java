@@ -88,6 +88,20 @@ class ClusterIT {
             }
             assertThat(read).hasSize(600);
             awaitTrue(() -> sameMetadataLog(cluster), "the same metadata records at the same offsets on every node");
+
+            // --replication: the leader, its two followers caught up (their log end as the leader sees it), and
+            // the broker-only node as an observer.
+            awaitTrue(() -> {
+                ExternalCommand.Result replication = KafkaTool.run(METADATA_QUORUM, "--bootstrap-server",
+                        cluster.node(4).bootstrap(), "describe", "--replication");
+                // NodeId DirectoryId LogEndOffset Lag LastFetchTimestamp LastCaughtUpTimestamp Status
+                List<String[]> rows = replication.output().lines().map(String::trim)
+                        .filter(line -> line.matches("^\\d+\\s.*")).map(line -> line.split("\\s+")).toList();
+                List<String[]> followers = rows.stream().filter(row -> row[6].equals("Follower")).toList();
+                return replication.exitCode() == 0 && rows.size() == 4 && followers.size() == 2
+                        && followers.stream().allMatch(row -> Long.parseLong(row[2]) > 0)
+                        && rows.stream().anyMatch(row -> row[0].equals("4") && row[6].equals("Observer"));
+            }, "kafka-metadata-quorum describe --replication with the followers' progress and the observer");
         }
     }
 

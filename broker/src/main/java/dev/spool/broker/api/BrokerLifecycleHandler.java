@@ -30,19 +30,14 @@ import java.util.function.LongSupplier;
 public final class BrokerLifecycleHandler {
 
     private final String clusterId;
-    private final boolean fenceNewBrokers;
     private final MetadataManager metadata;
     private final BrokerSessions sessions;
     private final LongSupplier clockMs;
 
-    /**
-     * @param fenceNewBrokers whether a broker registers fenced (a cluster) or unfenced (one node: there is no
-     *                        metadata for it to catch up with but its own)
-     */
-    public BrokerLifecycleHandler(String clusterId, boolean fenceNewBrokers, MetadataManager metadata,
-                                  BrokerSessions sessions, LongSupplier clockMs) {
+    /** The controller of a cluster, whose brokers register fenced until they have caught up. */
+    public BrokerLifecycleHandler(String clusterId, MetadataManager metadata, BrokerSessions sessions,
+                                  LongSupplier clockMs) {
         this.clusterId = clusterId;
-        this.fenceNewBrokers = fenceNewBrokers;
         this.metadata = metadata;
         this.sessions = sessions;
         this.clockMs = clockMs;
@@ -83,7 +78,7 @@ public final class BrokerLifecycleHandler {
         return metadata.submit(image -> isAnotherLiveIncarnation(image, request)
                         ? new MetadataChange<Long>(List.of(), null)
                         : BrokerRegistrations.register(image, request.brokerId(), request.incarnationId(), listeners,
-                                request.rack(), fenceNewBrokers))
+                                request.rack(), true))
                 .<Message>handle((brokerEpoch, failure) -> {
                     if (failure != null) {
                         return new BrokerRegistrationResponseData().setErrorCode(ControllerErrors.codeOf(failure))

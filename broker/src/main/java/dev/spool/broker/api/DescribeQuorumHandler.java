@@ -3,6 +3,7 @@ package dev.spool.broker.api;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.VoterProgress;
 import dev.spool.broker.quorum.QuorumVoter;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeQuorumRequestData;
@@ -17,7 +18,10 @@ import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -39,21 +43,25 @@ public final class DescribeQuorumHandler implements ApiHandler {
     private final LongSupplier clockMs;
     private final IntSupplier leaderId;
     private final IntSupplier epoch;
+    private final LongFunction<List<VoterProgress>> progress;
     private final List<QuorumVoter> voters;
     private final String controllerListener;
 
     public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
                                  Supplier<ClusterView> cluster, LongSupplier clockMs) {
-        this(nodeId, directoryId, image, cluster, clockMs, () -> nodeId, () -> 0, List.of(), null);
+        this(nodeId, directoryId, image, cluster, clockMs, () -> nodeId, () -> 0, now -> List.of(), List.of(), null);
     }
 
     /**
-     * A voter of a quorum of several: {@code leaderId} and {@code epoch} as its Raft server knows them, the
-     * {@code voters} at their controller listeners, named {@code controllerListener}.
+     * A voter of a quorum of several: {@code leaderId} and {@code epoch} as its Raft server knows them, the other
+     * voters' {@code progress} as the leader sees it, the {@code voters} at their controller listeners, named
+     * {@code controllerListener}.
      */
     public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
                                  Supplier<ClusterView> cluster, LongSupplier clockMs, IntSupplier leaderId,
-                                 IntSupplier epoch, List<QuorumVoter> voters, String controllerListener) {
+                                 IntSupplier epoch, LongFunction<List<VoterProgress>> progress,
+                                 List<QuorumVoter> voters, String controllerListener) {
+        this.progress = progress;
         this.leaderId = leaderId;
         this.epoch = epoch;
         this.voters = List.copyOf(voters);
@@ -66,20 +74,45 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     /**
-     * This node's state, and each other voter's as far as this node knows it: the log end offset of a voter other
-     * than this one is not tracked in Kafka offsets yet (Raft counts its own indexes), so it is -1, Kafka's "unknown".
+     * This node's state, and each other voter's as the leader sees it (a Raft follower's commit index, in Kafka
+     * offsets); a voter the leader cannot tell of (or every other voter, asked of a follower) has -1, Kafka's
+     * "unknown".
      */
     private List<ReplicaState> voterStates(long highWatermark, long nowMs) {
         List<ReplicaState> states = new ArrayList<>();
         states.add(new ReplicaState().setReplicaId(nodeId).setReplicaDirectoryId(directoryId)
                 .setLogEndOffset(highWatermark).setLastFetchTimestamp(nowMs).setLastCaughtUpTimestamp(nowMs));
+        Map<Integer, VoterProgress> seen = new HashMap<>();
+        for (VoterProgress voter : progress.apply(nowMs)) {
+            seen.put(voter.nodeId(), voter);
+        }
         for (QuorumVoter voter : voters) {
-            if (voter.nodeId() != nodeId) {
-                states.add(new ReplicaState().setReplicaId(voter.nodeId()).setReplicaDirectoryId(Uuid.ZERO_UUID)
+            if (voter.nodeId() == nodeId) {
+                continue;
+            }
+            VoterProgress known = seen.get(voter.nodeId());
+            long logEnd = known == null ? -1 : known.logEndOffset();
+            long contact = known == null ? -1 : known.lastContactMs();
+            states.add(new ReplicaState().setReplicaId(voter.nodeId()).setReplicaDirectoryId(Uuid.ZERO_UUID)
+                    .setLogEndOffset(logEnd).setLastFetchTimestamp(contact)
+                    .setLastCaughtUpTimestamp(logEnd >= highWatermark ? contact : -1));
+        }
+        return states;
+    }
+
+    /** The brokers of a cluster that are not voters: they follow the metadata without a vote. */
+    private List<ReplicaState> observers() {
+        if (voters.isEmpty()) {
+            return List.of();
+        }
+        List<ReplicaState> observers = new ArrayList<>();
+        for (int brokerId : image.get().brokers().keySet()) {
+            if (voters.stream().noneMatch(voter -> voter.nodeId() == brokerId)) {
+                observers.add(new ReplicaState().setReplicaId(brokerId).setReplicaDirectoryId(Uuid.ZERO_UUID)
                         .setLogEndOffset(-1).setLastFetchTimestamp(-1).setLastCaughtUpTimestamp(-1));
             }
         }
-        return states;
+        return observers;
     }
 
     @Override
@@ -100,7 +133,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
                             .setLeaderEpoch(epoch.getAsInt())
                             .setHighWatermark(highWatermark)
                             .setCurrentVoters(voterStates(highWatermark, nowMs))
-                            .setObservers(List.of());
+                            .setObservers(observers());
                 }
                 partitions.add(answer);
             }

@@ -107,11 +107,6 @@ public final class BrokerLifecycle implements AutoCloseable {
         }
     }
 
-    /** Whether the controller had this broker fenced at its last answer. */
-    public boolean isFenced() {
-        return fenced;
-    }
-
     /** Sends one heartbeat; the future completes when it is answered or has failed (then logged). */
     private CompletableFuture<Void> beat(boolean wantShutDown) {
         return controller.send(ApiKey.BROKER_HEARTBEAT, ApiKey.BROKER_HEARTBEAT.highestVersion, heartbeat(wantShutDown))

@@ -52,6 +52,11 @@ public interface MetadataQuorum extends AutoCloseable {
         return 0;
     }
 
+    /** On the quorum's leader, how far each other voter is; empty elsewhere (and on one node). */
+    default java.util.List<VoterProgress> voterProgress(long nowMs) {
+        return java.util.List.of();
+    }
+
     /** Proposes one batch; completes with the offset of its last record once it is committed and published. */
     CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs);
 

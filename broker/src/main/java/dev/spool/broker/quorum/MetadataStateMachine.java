@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataSnapshot;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -39,6 +41,9 @@ import org.slf4j.LoggerFactory;
  */
 final class MetadataStateMachine extends BaseStateMachine {
 
+    /** Entries whose offsets are remembered for {@link #logEndOffsetAt}: far more than a follower lags. */
+    private static final int RECENT_ENTRIES = 10_000;
+
     private static final Logger LOG = LoggerFactory.getLogger(MetadataStateMachine.class);
 
     private final MetadataLog materialized;
@@ -47,6 +52,8 @@ final class MetadataStateMachine extends BaseStateMachine {
     private volatile Supplier<MetadataImage> image = () -> MetadataImage.EMPTY;
     private volatile boolean leaderReady;
     private volatile Runnable shutdownHandler;
+    /** The Kafka offset of the last record of recent entries, by Raft index: how far a follower's index reaches. */
+    private final ConcurrentSkipListMap<Long, Long> recentLastOffsets = new ConcurrentSkipListMap<>();
     /** The leader epoch of the last record applied (the term of its entry): the epoch a snapshot is named by. */
     private volatile int lastRecordEpoch;
 
@@ -153,6 +160,18 @@ final class MetadataStateMachine extends BaseStateMachine {
         this.listener = listener;
     }
 
+    /**
+     * The end of the Kafka-format log of a voter that has the Raft log up to {@code raftIndex}: one past the last
+     * record of the entries up to it; -1 when that index is older than the entries remembered.
+     */
+    long logEndOffsetAt(long raftIndex) {
+        Map.Entry<Long, Long> reached = recentLastOffsets.floorEntry(raftIndex);
+        if (reached == null) {
+            return -1;
+        }
+        return reached.getValue() + 1;
+    }
+
     /** Whether this voter is the leader and has applied every entry of earlier terms: it may propose. */
     boolean isLeaderReady() {
         return leaderReady;
@@ -169,6 +188,10 @@ final class MetadataStateMachine extends BaseStateMachine {
             long lastOffset = materialized.appendCommitted(batch, (int) entry.getTerm());
             listener.onCommit(records, lastOffset);
             lastRecordEpoch = (int) entry.getTerm();
+            recentLastOffsets.put(entry.getIndex(), lastOffset);
+            if (recentLastOffsets.size() > RECENT_ENTRIES) {
+                recentLastOffsets.pollFirstEntry();
+            }
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
             return CompletableFuture.completedFuture(Message.valueOf(Long.toString(lastOffset)));
         } catch (IOException | RuntimeException e) {
@@ -188,8 +211,16 @@ final class MetadataStateMachine extends BaseStateMachine {
     @Override
     public void notifyLeaderReady() {
         leaderReady = true;
-        LOG.info("This node leads the metadata quorum (term {}): it is the active controller",
-                getLastAppliedTermIndex().getTerm());
+        LOG.info("This node leads the metadata quorum (term {}): it is the active controller", currentTerm());
+    }
+
+    /** The Raft term as this voter's server knows it, or -1 (for the log only). */
+    private long currentTerm() {
+        try {
+            return getServer().getNow(null).getDivision(getGroupId()).getInfo().getCurrentTerm();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     @Override

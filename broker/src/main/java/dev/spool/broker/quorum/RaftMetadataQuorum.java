@@ -6,6 +6,7 @@ import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.MetadataSnapshot;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.metadata.VoterProgress;
 import dev.spool.log.FileTrees;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -21,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -165,7 +169,40 @@ public final class RaftMetadataQuorum implements MetadataQuorum {
     public int activeControllerId() {
         DivisionInfo info = info();
         RaftPeerId leader = info == null ? null : info.getLeaderId();
-        return leader == null ? -1 : Integer.parseInt(leader.toString().substring(1));
+        return leader == null ? -1 : nodeIdOf(leader.toString());
+    }
+
+    /** From the leader's Raft state: each follower's commit index, as Kafka offsets, and its last contact. */
+    @Override
+    public List<VoterProgress> voterProgress(long nowMs) {
+        RaftServer running = server;
+        if (running == null || !isActiveController()) {
+            return List.of();
+        }
+        try {
+            RaftServer.Division division = running.getDivision(group.getGroupId());
+            Map<Integer, Long> elapsed = new HashMap<>();
+            for (RaftProtos.ServerRpcProto follower
+                    : division.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+                elapsed.put(nodeIdOf(follower.getId().getId().toStringUtf8()), follower.getLastRpcElapsedTimeMs());
+            }
+            List<VoterProgress> progress = new ArrayList<>();
+            for (RaftProtos.CommitInfoProto peer : division.getCommitInfos()) {
+                int peerId = nodeIdOf(peer.getServer().getId().toStringUtf8());
+                if (peerId != nodeId) {
+                    Long since = elapsed.get(peerId);
+                    progress.add(new VoterProgress(peerId, stateMachine.logEndOffsetAt(peer.getCommitIndex()),
+                            since == null ? -1 : nowMs - since));
+                }
+            }
+            return progress;
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static int nodeIdOf(String peerId) {
+        return Integer.parseInt(peerId.substring(1));
     }
 
     @Override
