@@ -41,6 +41,15 @@ class AdminToolsIT {
     }
 
     @Test
+    void kafkaFeaturesDescribesTheMetadataVersionAndTheStaticQuorum() throws Exception {
+        String features = tool("org.apache.kafka.tools.FeatureCommand", "describe").output();
+        assertThat(features.lines().filter(line -> line.startsWith("Feature: metadata.version")).findFirst())
+                .hasValueSatisfying(line -> assertThat(line).contains("FinalizedVersionLevel: 3.3-IV3"));
+        assertThat(features.lines().filter(line -> line.startsWith("Feature: kraft.version")).findFirst())
+                .hasValueSatisfying(line -> assertThat(line).contains("FinalizedVersionLevel: 0"));
+    }
+
+    @Test
     void kafkaMetadataQuorumShowsThisNodeAsLeaderAndOnlyVoter() throws Exception {
         tool(TOPICS, "--create", "--topic", "quorum-topic", "--partitions", "1");
 

@@ -3,6 +3,8 @@ package dev.spool.broker.api;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.ApiVersionsResponseData;
+import dev.spool.protocol.message.ApiVersionsResponseData.FinalizedFeatureKey;
+import dev.spool.protocol.message.ApiVersionsResponseData.SupportedFeatureKey;
 import dev.spool.protocol.message.ApiVersionsResponseData.ApiVersion;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
@@ -16,6 +18,25 @@ import java.util.concurrent.CompletableFuture;
  * v0-shaped answer naming our ApiVersions range, and retries (KIP-511).
  */
 public final class ApiVersionsHandler implements ApiHandler {
+
+    /**
+     * The feature levels Spool's metadata is at, what {@code kafka-features describe} shows (KIP-584): its records
+     * are those of {@code metadata.version} 3.3-IV3 (level 7, the oldest Kafka 4 reads), no eligible leader
+     * replicas yet, and a static quorum ({@code kraft.version} 0). Features Spool lacks (group.version,
+     * transaction.version, ...) are not advertised, so clients use the protocols of their level 0.
+     */
+    static final short METADATA_VERSION_LEVEL = 7;
+    private static final List<SupportedFeatureKey> SUPPORTED_FEATURES = List.of(
+            new SupportedFeatureKey().setName("metadata.version").setMinVersion(METADATA_VERSION_LEVEL)
+                    .setMaxVersion(METADATA_VERSION_LEVEL),
+            new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 0));
+    private static final List<FinalizedFeatureKey> FINALIZED_FEATURES = List.of(
+            new FinalizedFeatureKey().setName("metadata.version").setMinVersionLevel(METADATA_VERSION_LEVEL)
+                    .setMaxVersionLevel(METADATA_VERSION_LEVEL),
+            new FinalizedFeatureKey().setName("kraft.version").setMinVersionLevel((short) 0)
+                    .setMaxVersionLevel((short) 0));
+    /** The levels never change, so their epoch (Kafka: the metadata offset of the last change) is the first. */
+    private static final long FINALIZED_FEATURES_EPOCH = 0;
 
     private final ApiRegistry registry;
 
@@ -34,7 +55,10 @@ public final class ApiVersionsHandler implements ApiHandler {
         }
         return CompletableFuture.completedFuture(new ApiVersionsResponseData()
                 .setErrorCode(Errors.NONE.code())
-                .setApiKeys(versions));
+                .setApiKeys(versions)
+                .setSupportedFeatures(SUPPORTED_FEATURES)
+                .setFinalizedFeaturesEpoch(FINALIZED_FEATURES_EPOCH)
+                .setFinalizedFeatures(FINALIZED_FEATURES));
     }
 
     /** The answer to an ApiVersions request of a version we do not know, to be written as version 0. */
