@@ -19,11 +19,16 @@ import org.apache.ratis.util.SizeInBytes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -31,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -228,9 +234,39 @@ class RaftMetadataQuorumTest {
         assertThat(newestCheckpoint(snapshotDirOf(lagging))).isPositive();
     }
 
+    @Test
+    void aVoterWhoseRaftLogLostItsTailRecoversWhatIsValidAndCatchesUp() throws Exception {
+        startAll(3);
+        int leader = awaitLeader();
+        for (int i = 0; i < 10; i++) {
+            propose(leader, "before-" + i);
+        }
+        int torn = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
+        awaitTrue(() -> voters.get(torn).image().get().offset() == 9, "ten topics on the follower");
+        voters.remove(torn).quorum().close();
+        // A power cut in the middle of writing the last entry: the segment ends inside it.
+        Path segment;
+        try (Stream<Path> files = Files.walk(dir.resolve("node-" + torn).resolve("ratis"))) {
+            segment = files.filter(file -> file.getFileName().toString().startsWith("log_inprogress_"))
+                    .findFirst().orElseThrow();
+        }
+        long size = Files.size(segment);
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            channel.truncate(size - 7);
+        }
+        propose(leader, "while-down");
+
+        start(torn);
+        Voter back = voters.get(torn);
+        awaitTrue(() -> back.image().get().offset() == 10, "the torn voter caught up");
+        assertThat(back.image().get().topics()).hasSize(11);
+        assertThat(back.commits()).extracting(Commit::lastOffset).as("each offset applied once, in order")
+                .isSorted().doesNotHaveDuplicates();
+    }
+
     private Path snapshotDirOf(int id) {
         return dir.resolve("node-" + id).resolve("ratis").resolve(
-                java.util.UUID.nameUUIDFromBytes("test-cluster".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                UUID.nameUUIDFromBytes("test-cluster".getBytes(StandardCharsets.UTF_8))
                         .toString()).resolve("sm");
     }
 
