@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.metadata.InternalTopics;
+import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
@@ -13,6 +14,8 @@ import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
 import dev.spool.protocol.message.ProduceRequestData.TopicProduceData;
 import dev.spool.protocol.message.ProduceResponseData;
+import dev.spool.protocol.message.ProduceResponseData.LeaderIdAndEpoch;
+import dev.spool.protocol.message.ProduceResponseData.NodeEndpoint;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import dev.spool.protocol.message.ProduceResponseData.TopicProduceResponse;
 import dev.spool.protocol.types.ByteBufferRecords;
@@ -90,8 +93,13 @@ public final class ProduceHandler implements ApiHandler {
                     continue;
                 }
                 if (partition.assignment().leader() != partitions.nodeId()) {
-                    // A follower replica, or a partition without a leader: only the leader takes writes.
-                    answers.add(failed(Errors.NOT_LEADER_OR_FOLLOWER).setIndex(data.index()));
+                    // A follower replica, or a partition without a leader: only the leader takes writes. The
+                    // client is told where the leader is (KIP-951), so it need not refresh its metadata first.
+                    int leader = partition.assignment().leader();
+                    answers.add(failed(Errors.NOT_LEADER_OR_FOLLOWER).setIndex(data.index())
+                            .setCurrentLeader(new LeaderIdAndEpoch().setLeaderId(leader)
+                                    .setLeaderEpoch(partition.leaderEpoch())));
+                    addEndpoint(response, image, leader, context.connection().listenerName());
                     continue;
                 }
                 pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks,
@@ -115,6 +123,22 @@ public final class ProduceHandler implements ApiHandler {
             return Errors.INVALID_TOPIC_EXCEPTION;
         }
         return null;
+    }
+
+    /** Adds {@code brokerId}'s endpoint on {@code listener} to the response's node endpoints, once. */
+    private static void addEndpoint(ProduceResponseData response, MetadataImage image, int brokerId, String listener) {
+        BrokerRegistration broker = image.brokers().get(brokerId);
+        if (broker == null || broker.listeners().isEmpty()
+                || response.nodeEndpoints().stream().anyMatch(node -> node.nodeId() == brokerId)) {
+            return;
+        }
+        BrokerRegistration.Listener endpoint = broker.listeners().stream()
+                .filter(candidate -> candidate.name().equals(listener)).findFirst()
+                .orElse(broker.listeners().get(0));
+        List<NodeEndpoint> nodes = new ArrayList<>(response.nodeEndpoints());
+        nodes.add(new NodeEndpoint().setNodeId(brokerId).setHost(endpoint.host()).setPort(endpoint.port())
+                .setRack(broker.rack()));
+        response.setNodeEndpoints(nodes);
     }
 
     /** Fills the placeholders (nulls) with the appenders' answers, in request order. */

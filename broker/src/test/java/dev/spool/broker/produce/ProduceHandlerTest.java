@@ -8,6 +8,8 @@ import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.broker.purgatory.ManualWaitTimer;
@@ -125,17 +127,25 @@ class ProduceHandlerTest {
     @Test
     void aReplicaThatDoesNotLeadRefusesWritesAsNotLeader() {
         // Leadership of orders-1 moves to broker 2 (this broker, 1, stays a replica); orders-0 loses its leader.
-        List<VersionedRecord> changes = List.of(
-                VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
-                        .setTopicId(ordersId).setPartitionId(1).setReplicas(List.of(1, 2)).setLeader(2)),
-                VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
-                        .setTopicId(ordersId).setPartitionId(0).setLeader(-1)));
+        List<VersionedRecord> changes = new ArrayList<>(BrokerRegistrations.register(image, 2, new Uuid(2, 2),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker-2", 9092, (short) 0))).records());
+        changes.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(ordersId).setPartitionId(1).setReplicas(List.of(1, 2)).setLeader(2)));
+        changes.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(ordersId).setPartitionId(0).setLeader(-1)));
         image = image.apply(changes, image.offset() + changes.size());
         fixture.apply(changes.toArray(VersionedRecord[]::new));
         ProduceResponseData response = produce((short) 9, (short) 1,
                 new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10), data(1, 10))));
         assertThat(errors(response, 0)).containsOnly(Errors.NOT_LEADER_OR_FOLLOWER.code());
         assertThat(partitions.get("orders", 1).log().logEndOffset()).as("nothing written").isZero();
+        PartitionProduceResponse movedAway = response.responses().get(0).partitionResponses().get(1);
+        assertThat(movedAway.currentLeader().leaderId()).as("where the leader is (KIP-951)").isEqualTo(2);
+        assertThat(movedAway.currentLeader().leaderEpoch()).isEqualTo(partitions.get("orders", 1).leaderEpoch());
+        assertThat(response.nodeEndpoints()).singleElement().satisfies(node -> {
+            assertThat(node.nodeId()).isEqualTo(2);
+            assertThat(node.host()).isEqualTo("broker-2");
+        });
     }
 
     @Test
