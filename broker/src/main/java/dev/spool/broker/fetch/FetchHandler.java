@@ -118,7 +118,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 topicKey = key;
                 topics.add(topic);
             }
-            topic.partitions().add(new PartitionData()
+            PartitionData answer = new PartitionData()
                     .setPartitionIndex(key.partition())
                     .setErrorCode(read.error().code())
                     .setHighWatermark(read.highWatermark())
@@ -126,7 +126,14 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     .setLogStartOffset(read.logStartOffset())
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>(0) : null)
                     .setPreferredReadReplica(NO_PREFERRED_READ_REPLICA)
-                    .setRecords(read.records()));
+                    .setRecords(read.records());
+            if (read.error() == Errors.NOT_LEADER_OR_FOLLOWER && read.partition() != null) {
+                // Where the leader is (KIP-951): the client goes there without refreshing its metadata first.
+                answer.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch()
+                        .setLeaderId(read.partition().assignment().leader())
+                        .setLeaderEpoch(read.partition().leaderEpoch()));
+            }
+            topic.partitions().add(answer);
         }
         return new FetchResponseData()
                 .setErrorCode(Errors.NONE.code())

@@ -215,6 +215,20 @@ class FetchHandlerTest {
                 .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
     }
 
+    @Test
+    void aReplicaThatDoesNotLeadNamesTheLeader() throws Exception {
+        partitions.create("followed", 0, new Uuid(9L, 9L), 4, 2);
+        FetchRequestData request = new FetchRequestData().setSessionId(0).setSessionEpoch(-1).setMaxWaitMs(0)
+                .setMinBytes(1).setMaxBytes(1 << 20).setTopics(new ArrayList<>(List.of(new FetchTopic()
+                        .setTopic("followed").setPartitions(new ArrayList<>(List.of(new FetchPartition()
+                                .setPartition(0).setFetchOffset(0).setPartitionMaxBytes(1 << 20)))))));
+        FetchResponseData.PartitionData answer = fetch(request, 12).get(10, TimeUnit.SECONDS).responses().get(0)
+                .partitions().get(0);
+        assertThat(answer.errorCode()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
+        assertThat(answer.currentLeader().leaderId()).as("where the leader is (KIP-951)").isEqualTo(2);
+        assertThat(answer.currentLeader().leaderEpoch()).isEqualTo(4);
+    }
+
     private CompletableFuture<FetchResponseData> fetch(FetchRequestData request, int version) {
         CompletableFuture<Message> answer = handler.handle(new RequestContext(ApiKey.FETCH, (short) version, 1,
                 "test", null), request);
