@@ -152,6 +152,7 @@ final class MetadataLayer implements AutoCloseable {
                                            NodeClients clients, FatalErrorHandler onFatal) throws IOException {
         ClusterSettings cluster = config.cluster();
         if (cluster.isVoter()) {
+            requireRatis();
             RaftMetadataQuorum raft = new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(),
                     storage.meta.clusterId(), log.dir(), log, config.metadataSnapshotIntervalRecords());
             raft.onShutdown(fatalOnOwnThread(onFatal, "the metadata quorum's Raft server shut down"));
@@ -166,6 +167,20 @@ final class MetadataLayer implements AutoCloseable {
                     fatalOnOwnThread(onFatal, "this broker cannot apply the metadata it fetched"));
         }
         return new LocalMetadataQuorum(log);
+    }
+
+    /**
+     * Apache Ratis must be on the class path of a voter: bin/spool puts it there for a server whose settings name
+     * several voters (or with SPOOL_RAFT=on), and leaves it off a single node, which it would cost memory.
+     */
+    private static void requireRatis() throws IOException {
+        try {
+            Class.forName("org.apache.ratis.server.RaftServer", false, MetadataLayer.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IOException("This node is a voter of a cluster but Apache Ratis is not on the class path: "
+                    + "start it with bin/spool server and controller.quorum.voters in --config or --override, or "
+                    + "set SPOOL_RAFT=on", e);
+        }
     }
 
     /** Tells {@code onFatal} on a thread of its own: the thread that fails is one the broker's close waits for. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,8 @@ public final class BrokerLifecycle implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerLifecycle.class);
     private static final long RETRY_MS = 200;
     private static final long SHUTDOWN_WAIT_MS = 5_000;
+    /** While a starting broker catches up, its heartbeats come this often rather than every interval. */
+    private static final long CATCH_UP_RETRY_MS = 100;
 
     private final int nodeId;
     private final String clusterId;
@@ -44,6 +47,7 @@ public final class BrokerLifecycle implements AutoCloseable {
     private volatile boolean fenced = true;
     private final CompletableFuture<Void> unfenced = new CompletableFuture<>();
     private ScheduledFuture<?> heartbeats;
+    private volatile ScheduledExecutorService scheduler;
 
     public BrokerLifecycle(int nodeId, String clusterId, ControllerChannel controller, Supplier<MetadataImage> image) {
         this.nodeId = nodeId;
@@ -91,6 +95,7 @@ public final class BrokerLifecycle implements AutoCloseable {
 
     /** Sends a heartbeat every {@code intervalMs} on {@code scheduler} until closed. */
     public synchronized void startHeartbeats(ScheduledExecutorService scheduler, long intervalMs) {
+        this.scheduler = scheduler;
         heartbeats = scheduler.scheduleWithFixedDelay(() -> beat(false), 0, intervalMs, TimeUnit.MILLISECONDS);
     }
 
@@ -128,9 +133,23 @@ public final class BrokerLifecycle implements AutoCloseable {
                     fenced = response.isFenced();
                     if (!fenced) {
                         unfenced.complete(null);
+                    } else if (!wantShutDown && !unfenced.isDone()) {
+                        // Starting, not caught up yet: ask again soon rather than a heartbeat interval later.
+                        catchUpSoon();
                     }
                     return null;
                 });
+    }
+
+    private void catchUpSoon() {
+        ScheduledExecutorService running = scheduler;
+        try {
+            if (running != null) {
+                running.schedule(() -> beat(false), CATCH_UP_RETRY_MS, TimeUnit.MILLISECONDS);
+            }
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
     }
 
     private BrokerHeartbeatRequestData heartbeat(boolean wantShutDown) {
