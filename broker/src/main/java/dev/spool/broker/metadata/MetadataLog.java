@@ -85,12 +85,16 @@ public final class MetadataLog implements AutoCloseable {
     public static ByteBuffer encode(List<VersionedRecord> records, long nowMs) {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
         for (VersionedRecord record : records) {
-            ByteBuffer value = MetadataRecordSerde.serialize(record);
-            byte[] bytes = new byte[value.remaining()];
-            value.get(bytes);
-            builder.append(nowMs, null, bytes);
+            builder.append(nowMs, null, bytesOf(MetadataRecordSerde.serialize(record)));
         }
         return builder.build();
+    }
+
+    /** The remaining bytes of {@code buffer}, as the batch builder takes keys and values. */
+    static byte[] bytesOf(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
     }
 
     /** The records of one {@link #encode}d batch. */

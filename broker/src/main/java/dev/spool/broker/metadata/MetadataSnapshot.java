@@ -110,7 +110,7 @@ public final class MetadataSnapshot {
                         .partitionLeaderEpoch(epoch);
                 List<VersionedRecord> chunk = records.subList(from, Math.min(records.size(), from + RECORDS_PER_BATCH));
                 for (VersionedRecord record : chunk) {
-                    builder.append(nowMs, null, bytesOf(MetadataRecordSerde.serialize(record)));
+                    builder.append(nowMs, null, MetadataLog.bytesOf(MetadataRecordSerde.serialize(record)));
                 }
                 offset += chunk.size();
                 writeFully(channel, builder.build());
@@ -129,13 +129,7 @@ public final class MetadataSnapshot {
         ByteBuffer value = ByteBuffer.allocate(message.size((short) 0));
         message.write(new ByteBufferWriter(value), (short) 0);
         return new RecordBatchBuilder(CompressionType.NONE).baseOffset(offset).partitionLeaderEpoch(epoch)
-                .control(true).append(nowMs, bytesOf(key), bytesOf(value.flip())).build();
-    }
-
-    private static byte[] bytesOf(ByteBuffer buffer) {
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.get(bytes);
-        return bytes;
+                .control(true).append(nowMs, MetadataLog.bytesOf(key), MetadataLog.bytesOf(value.flip())).build();
     }
 
     private static void writeFully(FileChannel channel, ByteBuffer bytes) throws IOException {

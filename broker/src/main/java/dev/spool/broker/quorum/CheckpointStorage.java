@@ -70,13 +70,8 @@ final class CheckpointStorage implements StateMachineStorage {
 
     /** The newest complete checkpoint in {@code dir}, or null. */
     static Path latest(Path dir) throws IOException {
-        if (dir == null || !Files.isDirectory(dir)) {
-            return null;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(file -> MetadataSnapshot.offsetOf(file) >= 0 && Files.exists(raftFileOf(file)))
-                    .max(Comparator.comparingLong(MetadataSnapshot::offsetOf)).orElse(null);
-        }
+        List<Path> complete = newestFirst(dir);
+        return complete.isEmpty() ? null : complete.get(0);
     }
 
     /**
@@ -116,7 +111,7 @@ final class CheckpointStorage implements StateMachineStorage {
     /** Keeps the newest two snapshots: one may be being sent to a follower while the next is written. */
     @Override
     public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) throws IOException {
-        List<Path> complete = newestFirst();
+        List<Path> complete = newestFirst(dir);
         for (Path old : complete.subList(Math.min(KEPT, complete.size()), complete.size())) {
             Files.deleteIfExists(raftFileOf(old));
             Files.deleteIfExists(old);
@@ -125,12 +120,16 @@ final class CheckpointStorage implements StateMachineStorage {
 
     /** The oldest snapshot kept, when there are two: the Kafka-format log is kept from it on. */
     Path oldestKept() throws IOException {
-        List<Path> complete = newestFirst();
+        List<Path> complete = newestFirst(dir);
         return complete.size() < KEPT ? null : complete.get(KEPT - 1);
     }
 
-    private List<Path> newestFirst() throws IOException {
+    /** The complete checkpoints in {@code dir} (those with their Raft file), newest first. */
+    private static List<Path> newestFirst(Path dir) throws IOException {
         List<Path> complete = new ArrayList<>();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return complete;
+        }
         try (Stream<Path> files = Files.list(dir)) {
             files.filter(file -> MetadataSnapshot.offsetOf(file) >= 0 && Files.exists(raftFileOf(file)))
                     .sorted(Comparator.comparingLong(MetadataSnapshot::offsetOf).reversed()).forEach(complete::add);

@@ -81,7 +81,7 @@ final class MetadataStateMachine extends BaseStateMachine {
             SnapshotInfo latest = storage.getLatestSnapshot();
             if (latest != null) {
                 updateLastAppliedTermIndex(latest.getTerm(), latest.getIndex());
-                lastRecordEpoch = MetadataSnapshot.epochOf(CheckpointStorage.latest(storage.getSnapshotDir().toPath()));
+                lastRecordEpoch = MetadataSnapshot.epochOf(checkpointOf(latest));
             }
         });
     }
@@ -104,7 +104,7 @@ final class MetadataStateMachine extends BaseStateMachine {
     public void reinitialize() throws IOException {
         SnapshotInfo latest = storage.getLatestSnapshot();
         if (latest != null) {
-            Path checkpoint = CheckpointStorage.latest(storage.getSnapshotDir().toPath());
+            Path checkpoint = checkpointOf(latest);
             MetadataImage installed = MetadataSnapshot.load(checkpoint);
             materialized.startAt(installed.offset() + 1);
             lastRecordEpoch = MetadataSnapshot.epochOf(checkpoint);
@@ -115,6 +115,11 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         getLifeCycle().transition(LifeCycle.State.STARTING);
         getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+
+    /** The checkpoint file of a snapshot {@link CheckpointStorage} listed (its first file; the Raft file follows). */
+    private static Path checkpointOf(SnapshotInfo snapshot) {
+        return snapshot.getFiles().get(0).getPath();
     }
 
     /**

@@ -52,7 +52,8 @@ final class RaftSettings {
         RaftServerConfigKeys.Snapshot.setCreationGap(properties, Math.min(1024, snapshotIntervalEntries));
         // A torn tail after a power loss (an entry only partly written) is cut off, as the storage engine cuts
         // its own: what was acknowledged is on a majority, and this voter fetches it again from the leader.
-        RaftServerConfigKeys.Log.setCorruptionPolicy(properties, RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
+        RaftServerConfigKeys.Log.setCorruptionPolicy(properties,
+                RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
         return properties;
     }
 }
