@@ -225,9 +225,19 @@ final class MetadataLayer implements AutoCloseable {
         return metadata.quorum().isActiveController() ? config.nodeId() : metadata.quorum().activeControllerId();
     }
 
-    /** The cluster as the image shows it now; this broker is in it once it has {@link #register}ed. */
+    /**
+     * The cluster as the image shows it now; this broker is in it once it has {@link #register}ed. Clients send
+     * admin requests to the controller it names, so that must be a broker they can reach: while the active
+     * controller is a controller-only node, this broker is named, and forwards them (Kafka's brokers name a live
+     * broker likewise).
+     */
     ClusterView cluster() {
-        return ClusterView.of(clusterId, controllerId(), metadata.image());
+        int controllerId = controllerId();
+        ClusterView view = ClusterView.of(clusterId, controllerId, metadata.image());
+        if (controllerId >= 0 && view.broker(controllerId) == null && config.cluster().isBroker()) {
+            return new ClusterView(clusterId, config.nodeId(), view.brokers());
+        }
+        return view;
     }
 
     /** The controllers (the quorum's voters) at their controller listeners, as --bootstrap-controller tools see them. */

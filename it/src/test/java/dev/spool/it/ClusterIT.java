@@ -69,24 +69,8 @@ class ClusterIT {
             assertThat(layout.values().stream().map(partition -> partition.split(" ")[0]).distinct())
                     .as("leaders spread over the four brokers").hasSize(4);
 
-            try (KafkaProducer<String, String> producer = producer(cluster.node(4).bootstrap())) {
-                for (int i = 0; i < 600; i++) {
-                    producer.send(new ProducerRecord<>("orders", "key-" + i, "value-" + i));
-                }
-                producer.flush();
-            }
-            Set<String> read = new HashSet<>();
-            try (KafkaConsumer<String, String> consumer = consumer(cluster.node(2).bootstrap(), "readers")) {
-                consumer.subscribe(List.of("orders"));
-                long deadline = System.currentTimeMillis() + AWAIT_MS;
-                while (read.size() < 600 && System.currentTimeMillis() < deadline) {
-                    for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                        read.add(record.value());
-                    }
-                }
-                consumer.commitSync();
-            }
-            assertThat(read).hasSize(600);
+            assertThat(produceAndReadInAGroup(cluster.node(4).bootstrap(), cluster.node(2).bootstrap(), "orders", 600))
+                    .hasSize(600);
             awaitTrue(() -> sameMetadataLog(cluster), "the same metadata records at the same offsets on every node");
 
             // --replication: the leader, its two followers caught up (their log end as the leader sees it), and
@@ -233,6 +217,90 @@ class ClusterIT {
                         .allMatch(partition -> partition.leader() != null), "every partition led again");
             }
         }
+    }
+
+    @Test
+    void controllerOnlyNodesServeBrokersThatFindThemThroughTheBootstrapServers() throws Exception {
+        // A session far longer than the test: a broker gone from the cluster was fenced by its controlled
+        // shutdown, not by a session that ran out.
+        try (SpoolCluster cluster = SpoolCluster.startSeparated(3, 2, "broker.session.timeout.ms=120000")) {
+            ExternalCommand.Result status = KafkaTool.run(METADATA_QUORUM, "--bootstrap-controller",
+                    cluster.controllers(), "describe", "--status");
+            assertThat(status.exitCode()).as(status.output()).isZero();
+            assertThat(idsIn(lineStartingWith(status.output(), "CurrentVoters"))).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(idsIn(lineStartingWith(status.output(), "CurrentObservers"))).containsExactlyInAnyOrder(4, 5);
+            int leader = leaderOf(status.output());
+            assertThat(leader).isBetween(1, 3);
+
+            try (Admin admin = admin(cluster.bootstrap())) {
+                assertThat(ids(List.copyOf(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS))))
+                        .as("the controllers are no brokers").containsExactlyInAnyOrder(4, 5);
+                assertThat(admin.describeCluster().controller().get(10, TimeUnit.SECONDS).id())
+                        .as("clients are sent to a broker, which forwards to the controller-only leader").isIn(4, 5);
+                admin.createTopics(List.of(new NewTopic("orders", 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                awaitTrue(() -> describe(admin, "orders").partitions().stream().map(partition -> partition.leader().id())
+                        .distinct().sorted().toList().equals(List.of(4, 5)), "partitions on both brokers only");
+            }
+            assertThat(produceAndReadInAGroup(cluster.bootstrap(), cluster.node(5).bootstrap(), "orders", 300))
+                    .hasSize(300);
+
+            cluster.kill(leader);
+            int survivor = leader == 1 ? 2 : 1;
+            awaitTrue(() -> {
+                ExternalCommand.Result after = KafkaTool.run(METADATA_QUORUM, "--bootstrap-controller",
+                        cluster.controller(survivor), "describe", "--status");
+                int elected = after.exitCode() == 0 ? leaderOf(after.output()) : -1;
+                return elected >= 1 && elected <= 3 && elected != leader;
+            }, "another controller elected");
+            try (Admin admin = admin(cluster.node(4).bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("after", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                cluster.restart(leader);
+
+                // SIGTERM: a controlled shutdown fences the broker and moves its partitions' leadership away at once.
+                cluster.node(5).stop();
+                awaitTrue(() -> admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream()
+                        .noneMatch(node -> node.id() == 5), "the stopped broker fenced by its controlled shutdown");
+                awaitTrue(() -> describe(admin, "orders").partitions().stream()
+                        .filter(partition -> partition.replicas().get(0).id() == 5)
+                        .allMatch(partition -> partition.leader() == null), "its partitions without a leader");
+            }
+            awaitTrue(() -> {
+                ExternalCommand.Result rejoined = KafkaTool.run(METADATA_QUORUM, "--bootstrap-controller",
+                        cluster.controller(leader), "describe", "--status");
+                return rejoined.exitCode() == 0 && leaderOf(rejoined.output()) != leader
+                        && leaderOf(rejoined.output()) >= 1;
+            }, "the restarted controller back in the quorum, following the new leader");
+        }
+    }
+
+    /**
+     * Produces {@code count} records to {@code topic} through {@code produceTo}, then reads them in group
+     * "readers" through {@code consumeFrom} and commits; the distinct values read.
+     */
+    private static Set<String> produceAndReadInAGroup(String produceTo, String consumeFrom, String topic, int count) {
+        try (KafkaProducer<String, String> producer = producer(produceTo)) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, "key-" + i, "value-" + i));
+            }
+            producer.flush();
+        }
+        Set<String> read = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(consumeFrom, "readers")) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.currentTimeMillis() + AWAIT_MS;
+            while (read.size() < count && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    read.add(record.value());
+                }
+            }
+            consumer.commitSync();
+        }
+        return read;
+    }
+
+    private static String lineStartingWith(String output, String prefix) {
+        return output.lines().filter(line -> line.startsWith(prefix)).findFirst().orElseThrow(() ->
+                new AssertionError("no line starting with " + prefix + " in:\n" + output));
     }
 
     /** Each partition as "leader replicas isr" once every node describes the topic alike; by partition. */

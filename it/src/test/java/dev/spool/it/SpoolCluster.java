@@ -13,9 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Several {@code bin/spool server} processes on loopback forming one cluster: the first nodes are broker and
- * controller, voters of the Raft metadata quorum, the rest broker-only nodes that fetch the metadata from them;
- * each has its data in a directory of its own. The controller ports are chosen
+ * Several {@code bin/spool server} processes on loopback forming one cluster: the first nodes are voters of the
+ * Raft metadata quorum (broker and controller, or {@link #startSeparated controllers only}), the rest broker-only
+ * nodes that fetch the metadata from them; each has its data in a directory of its own. The controller ports are chosen
  * before start (every node names every voter); each has its Raft port next to it (controller port + 1). Nodes
  * start at once, since none finishes starting before a majority has elected a leader. Closing stops every
  * process by its pid and deletes the data. Not thread-safe.
@@ -28,11 +28,15 @@ public final class SpoolCluster implements AutoCloseable {
     private final List<Integer> controllerPorts;
     private final List<String> extraSettings;
     private final SpoolProcess[] nodes;
+    /** Whether the voters are controllers only, and the brokers find them through the bootstrap servers. */
+    private final boolean separated;
 
-    private SpoolCluster(Path root, List<Integer> controllerPorts, int brokerOnly, List<String> extraSettings) {
+    private SpoolCluster(Path root, List<Integer> controllerPorts, int brokerOnly, boolean separated,
+                         List<String> extraSettings) {
         this.root = root;
         this.controllerPorts = controllerPorts;
         this.extraSettings = extraSettings;
+        this.separated = separated;
         this.nodes = new SpoolProcess[controllerPorts.size() + brokerOnly];
     }
 
@@ -46,6 +50,20 @@ public final class SpoolCluster implements AutoCloseable {
      * with {@code settings} added to each one's.
      */
     public static SpoolCluster start(int voters, int brokerOnly, String... settings) throws Exception {
+        return start(voters, brokerOnly, false, settings);
+    }
+
+    /**
+     * Starts {@code controllers} controller-only voters (ids 1..controllers) and {@code brokers} broker-only nodes
+     * (the next ids) that find the controllers through {@code controller.quorum.bootstrap.servers}, as Kafka's
+     * production layout runs them.
+     */
+    public static SpoolCluster startSeparated(int controllers, int brokers, String... settings) throws Exception {
+        return start(controllers, brokers, true, settings);
+    }
+
+    private static SpoolCluster start(int voters, int brokerOnly, boolean separated, String... settings)
+            throws Exception {
         List<Integer> ports = new ArrayList<>();
         while (ports.size() < voters) {
             int port = freePortPair();
@@ -54,7 +72,7 @@ public final class SpoolCluster implements AutoCloseable {
             }
         }
         SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, brokerOnly,
-                List.of(settings));
+                separated, List.of(settings));
         int size = voters + brokerOnly;
         try {
             ExecutorService starters = Executors.newFixedThreadPool(size);
@@ -95,16 +113,32 @@ public final class SpoolCluster implements AutoCloseable {
     }
 
     private SpoolProcess startProcess(int nodeId) throws IOException, InterruptedException {
-        boolean voter = nodeId <= controllerPorts.size();
-        List<String> settings = new ArrayList<>(List.of("process.roles=" + (voter ? "broker,controller" : "broker"),
-                "node.id=" + nodeId, "cluster.id=" + CLUSTER_ID, "controller.quorum.voters=" + voters(),
-                "controller.listener.names=CONTROLLER",
-                "listeners=PLAINTEXT://127.0.0.1:0" + (voter ? ",CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1)
-                        : ""),
+        boolean voter = isVoter(nodeId);
+        String roles = !voter ? "broker" : separated ? "controller" : "broker,controller";
+        String controllerListener = voter ? "CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1) : "";
+        String listeners = separated && voter ? controllerListener
+                : "PLAINTEXT://127.0.0.1:0" + (voter ? "," + controllerListener : "");
+        String quorum = separated && !voter ? "controller.quorum.bootstrap.servers=" + controllers()
+                : "controller.quorum.voters=" + voters();
+        List<String> settings = new ArrayList<>(List.of("process.roles=" + roles, "node.id=" + nodeId,
+                "cluster.id=" + CLUSTER_ID, quorum, "controller.listener.names=CONTROLLER", "listeners=" + listeners,
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"));
         settings.addAll(extraSettings);
         return SpoolProcess.startIn(Files.createDirectories(root.resolve("node-" + nodeId)),
                 settings.toArray(String[]::new));
+    }
+
+    private boolean isVoter(int nodeId) {
+        return nodeId <= controllerPorts.size();
+    }
+
+    /** Every voter's controller listener, host:port,... (controller.quorum.bootstrap.servers, --bootstrap-controller). */
+    String controllers() {
+        StringJoiner controllers = new StringJoiner(",");
+        for (int nodeId = 1; nodeId <= controllerPorts.size(); nodeId++) {
+            controllers.add(controller(nodeId));
+        }
+        return controllers.toString();
     }
 
     /** controller.quorum.voters of this cluster. */
@@ -125,11 +159,12 @@ public final class SpoolCluster implements AutoCloseable {
         return nodes.length;
     }
 
-    /** Every running node's client address, comma-separated (bootstrap.servers). */
+    /** Every running broker's client address, comma-separated (bootstrap.servers). */
     public String bootstrap() {
         StringJoiner bootstrap = new StringJoiner(",");
-        for (SpoolProcess node : nodes) {
-            if (node != null && node.isAlive()) {
+        for (int nodeId = 1; nodeId <= nodes.length; nodeId++) {
+            SpoolProcess node = nodes[nodeId - 1];
+            if (node != null && node.isAlive() && !(separated && isVoter(nodeId))) {
                 bootstrap.add(node.bootstrap());
             }
         }

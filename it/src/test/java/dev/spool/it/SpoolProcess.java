@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  */
 public final class SpoolProcess implements AutoCloseable {
 
-    private static final Pattern STARTED = Pattern.compile("started in \\d+ ms, listening on \\[PLAINTEXT://([^:\\]]+):(\\d+)");
+    private static final Pattern STARTED = Pattern.compile(
+            "started in \\d+ ms, listening on \\[(?:PLAINTEXT|CONTROLLER)://([^:\\]]+):(\\d+)");
     private static final long START_TIMEOUT_SECONDS = 120;
 
     private final Process process;

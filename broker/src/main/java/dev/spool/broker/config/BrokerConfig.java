@@ -167,16 +167,16 @@ public final class BrokerConfig {
     public static final ConfigKey<String> PROCESS_ROLES = ConfigKey.list("process.roles", "",
             "The roles of this node: broker, controller, or both (broker,controller). Unset with no "
                     + "controller.quorum.voters of other nodes: one node, broker and controller at once, its metadata in "
-                    + "a local log. In a cluster a voter runs both roles; a broker-only node fetches the metadata from "
-                    + "the voters (controller-only nodes stop start-up for now).");
+                    + "a local log. In a cluster a voter of the metadata quorum runs controller alone or both roles; a "
+                    + "broker-only node fetches the metadata from the voters.");
     public static final ConfigKey<String> CONTROLLER_QUORUM_VOTERS = ConfigKey.list("controller.quorum.voters", "",
             "The voters of the metadata quorum as id@host:port, the port of each voter's controller listener. "
                     + "Several voters make a cluster: the metadata is replicated by Raft (Apache Ratis), whose own "
                     + "port on each voter is that port plus controller.quorum.raft.port.offset.");
     public static final ConfigKey<String> CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = ConfigKey.list(
             "controller.quorum.bootstrap.servers", "",
-            "host:port of the controller a broker-only node reaches first, when controller.quorum.voters is not "
-                    + "set (KIP-853); one address only for now, several stop start-up.");
+            "host:port,... of the controllers a broker-only node reaches first, when controller.quorum.voters is "
+                    + "not set (KIP-853), tried in turn.");
     public static final ConfigKey<String> CONTROLLER_LISTENER_NAMES = ConfigKey.list("controller.listener.names", "",
             "The listeners the controller serves on (brokers and kafka-metadata-quorum --bootstrap-controller reach "
                     + "it there); never advertised to clients. In a cluster the first must be one of listeners.");

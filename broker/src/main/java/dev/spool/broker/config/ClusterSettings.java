@@ -3,22 +3,18 @@ package dev.spool.broker.config;
 import dev.spool.broker.quorum.QuorumVoter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Kafka's KRaft settings as Spool runs them: either one node, broker and controller at once with its metadata in
- * a local log (no voters, or itself the only one), or a cluster whose voters (several in
- * {@code controller.quorum.voters}) each run broker and controller, the metadata replicated by Raft, and whose
- * broker-only nodes ({@code process.roles=broker}) fetch it from them. What Spool cannot run yet
- * (controller-only nodes, a quorum found through several bootstrap servers) stops start-up naming the setting:
- * ignored, each node would start as a cluster of its own. Immutable.
+ * a local log (no voters, or itself the only one), or a cluster whose voters ({@code controller.quorum.voters})
+ * replicate the metadata by Raft, each a controller only ({@code process.roles=controller}) or broker and controller
+ * at once, and whose broker-only nodes ({@code process.roles=broker}) fetch it from them. What Spool cannot run yet
+ * (a voter that finds its quorum through several bootstrap servers) stops start-up naming the setting: ignored,
+ * each node would start as a cluster of its own. Immutable.
  */
-public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> voters,
+public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> voters,
                               List<QuorumVoter> bootstrapServers, List<String> controllerListenerNames,
                               int raftPortOffset, String clusterId, int sessionTimeoutMs, int heartbeatIntervalMs) {
-
-    private static final String BOTH_ROLES = "broker,controller";
 
     public ClusterSettings {
         voters = List.copyOf(voters);
@@ -29,7 +25,7 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
     /** The settings of {@code config}, checked; a {@link ConfigException} names what cannot run. */
     static ClusterSettings of(BrokerConfig config) {
         int nodeId = config.nodeId();
-        String roles = config.get(BrokerConfig.PROCESS_ROLES).trim();
+        ProcessRoles roles = ProcessRoles.parse(config.get(BrokerConfig.PROCESS_ROLES));
         String votersText = config.get(BrokerConfig.CONTROLLER_QUORUM_VOTERS).trim();
         List<QuorumVoter> voters;
         try {
@@ -37,24 +33,18 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        Set<String> roleSet = roles.isEmpty() ? Set.of("broker", "controller") : parseRoles(roles);
-        boolean brokerOnly = roleSet.equals(Set.of("broker"));
-        if (!brokerOnly && !roleSet.equals(Set.of("broker", "controller"))) {
-            throw new ConfigException(BrokerConfig.PROCESS_ROLES.name() + "=" + roles + " is not supported: Spool runs "
-                    + "a node as broker and controller at once (" + BrokerConfig.PROCESS_ROLES.name() + "="
-                    + BOTH_ROLES + ") or as a broker only; controller-only nodes are not supported yet");
-        }
         String bootstrapText = config.get(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS).trim();
-        if (bootstrapText.contains(",")) {
+        List<QuorumVoter> bootstrap = parseServers(bootstrapText);
+        if (roles.isController() && voters.isEmpty() && bootstrap.size() > 1) {
             throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + "=" + bootstrapText
-                    + " is not supported: Spool finds a quorum of several controllers through "
-                    + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + ", or one bootstrap controller");
+                    + " is not supported on a controller: Spool's voters find their quorum through "
+                    + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name());
         }
-        List<QuorumVoter> bootstrap = bootstrapText.isEmpty() ? List.of() : List.of(parseServer(bootstrapText));
-        boolean cluster = brokerOnly || voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
+        // A controller-only node always has brokers elsewhere: a cluster even when it is the only voter.
+        boolean cluster = roles != ProcessRoles.COMBINED || voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
         List<String> controllerListeners = names(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES));
         boolean namedVoter = voters.stream().anyMatch(candidate -> candidate.nodeId() == nodeId);
-        if (brokerOnly) {
+        if (roles == ProcessRoles.BROKER) {
             if (namedVoter) {
                 throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText + " names this "
                         + "node (node.id=" + nodeId + "), whose " + BrokerConfig.PROCESS_ROLES.name()
@@ -68,15 +58,15 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
         } else if (cluster) {
             if (!namedVoter) {
                 throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText
-                        + " does not name this node (node.id=" + nodeId + "), which is broker and controller: it must "
-                        + "be one of the voters");
+                        + " does not name this node (node.id=" + nodeId + "), whose " + BrokerConfig.PROCESS_ROLES.name()
+                        + " include controller: it must be one of the voters");
             }
             requireControllerListener(config, controllerListeners);
         }
         if (cluster && config.get(BrokerConfig.CLUSTER_ID).isBlank()) {
             throw new ConfigException(BrokerConfig.CLUSTER_ID.name() + " must be set on every node of a cluster "
-                    + "(several voters, or a broker-only node): every node needs the same id (e.g. one from "
-                    + "kafka-storage random-uuid)");
+                    + "(several voters, a controller-only or a broker-only node): every node needs the same id (e.g. "
+                    + "one from kafka-storage random-uuid)");
         }
         int offset = config.get(BrokerConfig.CONTROLLER_QUORUM_RAFT_PORT_OFFSET);
         for (QuorumVoter voter : voters) {
@@ -85,7 +75,7 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
                         + BrokerConfig.CONTROLLER_QUORUM_RAFT_PORT_OFFSET.name() + " " + offset + " is not a port");
             }
         }
-        return new ClusterSettings(nodeId, brokerOnly, cluster ? voters : List.of(), cluster ? bootstrap : List.of(),
+        return new ClusterSettings(nodeId, roles, cluster ? voters : List.of(), cluster ? bootstrap : List.of(),
                 controllerListeners, offset,
                 config.get(BrokerConfig.CLUSTER_ID).trim(), config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
@@ -105,7 +95,15 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
                 + " is not among " + BrokerConfig.LISTENERS.name() + "=" + config.get(BrokerConfig.LISTENERS));
     }
 
-    /** A bootstrap controller, host:port (its node id unknown: -1). */
+    /** The bootstrap controllers, {@code host:port,...} (their node ids unknown: -1). */
+    private static List<QuorumVoter> parseServers(String servers) {
+        List<QuorumVoter> parsed = new ArrayList<>();
+        for (String server : names(servers)) {
+            parsed.add(parseServer(server));
+        }
+        return parsed;
+    }
+
     private static QuorumVoter parseServer(String server) {
         int colon = server.lastIndexOf(':');
         try {
@@ -114,14 +112,6 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
             throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + " entry '" + server
                     + "' is not of the form host:port");
         }
-    }
-
-    private static Set<String> parseRoles(String roles) {
-        Set<String> named = new TreeSet<>();
-        for (String role : roles.split(",")) {
-            named.add(role.trim());
-        }
-        return named;
     }
 
     private static List<String> names(String list) {
@@ -136,15 +126,20 @@ public record ClusterSettings(int nodeId, boolean brokerOnly, List<QuorumVoter> 
 
     /** Whether this node is one of several: its metadata is replicated by the Raft quorum of {@link #voters}. */
     public boolean isCluster() {
-        return brokerOnly || !voters.isEmpty();
+        return roles != ProcessRoles.COMBINED || !voters.isEmpty();
     }
 
-    /** Whether this node is a voter of a cluster's Raft quorum (broker and controller at once). */
+    /** Whether this node is a voter of a cluster's Raft quorum (a controller, maybe a broker too). */
     public boolean isVoter() {
-        return isCluster() && !brokerOnly;
+        return isCluster() && roles.isController();
     }
 
-    /** The controllers a broker-only node fetches metadata from first: the voters, or the bootstrap server. */
+    /** Whether this node is a broker: it registers with the controller and hosts partitions (not controller-only). */
+    public boolean isBroker() {
+        return roles.isBroker();
+    }
+
+    /** The controllers a broker-only node fetches metadata from first: the voters, or the bootstrap servers. */
     public List<QuorumVoter> controllerBootstrap() {
         return voters.isEmpty() ? bootstrapServers : voters;
     }

@@ -50,6 +50,23 @@ class ClusterSettingsTest {
                 "controller.quorum.bootstrap.servers", "c:9093", "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
         assertThat(byBootstrap.isVoter()).isFalse();
         assertThat(byBootstrap.controllerBootstrap()).containsExactly(new QuorumVoter(-1, "c", 9093));
+        ClusterSettings bySeveral = new BrokerConfig(Map.of("process.roles", "broker", "node.id", "4",
+                "controller.quorum.bootstrap.servers", "a:9093, b:9093,c:9093", "cluster.id",
+                "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
+        assertThat(bySeveral.controllerBootstrap()).containsExactly(new QuorumVoter(-1, "a", 9093),
+                new QuorumVoter(-1, "b", 9093), new QuorumVoter(-1, "c", 9093));
+    }
+
+    @Test
+    void aControllerOnlyNodeIsAVoterButNoBroker() {
+        ClusterSettings controller = new BrokerConfig(Map.of("process.roles", "controller", "node.id", "1",
+                "controller.quorum.voters", "1@a:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "CONTROLLER://a:9093", "listener.security.protocol.map", "CONTROLLER:PLAINTEXT",
+                "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
+        assertThat(controller.isCluster()).as("its brokers run elsewhere, even with one voter").isTrue();
+        assertThat(controller.isVoter()).isTrue();
+        assertThat(controller.isBroker()).isFalse();
+        assertThat(controller.roles()).isEqualTo(ProcessRoles.CONTROLLER);
     }
 
     @Test
@@ -62,8 +79,13 @@ class ClusterSettingsTest {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker",
                 "controller.quorum.bootstrap.servers", "a:9093")))
                 .hasMessageStartingWith("cluster.id must be set");
-        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "controller")))
-                .hasMessageStartingWith("process.roles=controller is not supported");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "controller,observer")))
+                .hasMessageStartingWith("invalid value 'controller,observer' for process.roles");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "controller", "node.id", "1",
+                "controller.listener.names", "CONTROLLER", "listeners", "CONTROLLER://a:9093",
+                "listener.security.protocol.map", "CONTROLLER:PLAINTEXT", "controller.quorum.voters", "1@a:9093")))
+                .as("a controller-only node has brokers elsewhere: a cluster, with its id")
+                .hasMessageStartingWith("cluster.id must be set");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("node.id", "4", "controller.quorum.voters", THREE_VOTERS)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("controller.quorum.voters=" + THREE_VOTERS + " does not name this node");
@@ -79,6 +101,7 @@ class ClusterSettingsTest {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("controller.quorum.voters", "1@b")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("id@host:port");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("controller.quorum.bootstrap.servers", "a:9093,b:9093")))
-                .hasMessageStartingWith("controller.quorum.bootstrap.servers=a:9093,b:9093 is not supported");
+                .hasMessageStartingWith("controller.quorum.bootstrap.servers=a:9093,b:9093 is not supported on a "
+                        + "controller");
     }
 }
