@@ -12,6 +12,7 @@ import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.FetchSnapshotHandler;
 import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
+import dev.spool.broker.api.RaftVoterHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.ClusterSettings;
@@ -32,6 +33,7 @@ import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.ProducerIdManager;
+import dev.spool.broker.quorum.QuorumMembership;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
 import java.util.List;
@@ -47,7 +49,7 @@ final class ApiLayer {
     /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
-            ApiKey.UNREGISTER_BROKER);
+            ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -62,7 +64,10 @@ final class ApiLayer {
         MetadataManager metadata = metadataLayer.metadata;
         TopicController topics = metadataLayer.topics;
         ApiRegistry registry = new ApiRegistry();
-        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry);
+        QuorumMembership membership = metadataLayer.membership;
+        // A dynamic quorum is at kraft.version 1 (KIP-853); brokers only follow it, and learn nothing of it here.
+        ApiVersionsHandler apiVersions = new ApiVersionsHandler(registry,
+                membership != null && membership.isDynamic() ? (short) 1 : (short) 0);
         registry.register(ApiKey.API_VERSIONS, 0, ApiKey.API_VERSIONS.highestVersion, apiVersions);
 
         ConfigDescriber configDescriber = new ConfigDescriber(metadataLayer.configLayers);
@@ -116,6 +121,9 @@ final class ApiLayer {
         // On every node: a broker-only node forwards what it cannot answer (UnregisterBroker) to the controller.
         new BrokerLifecycleHandler(storage.meta.clusterId(), metadataLayer.metadata, metadataLayer.sessions,
                 storage.clock::nowMs).registerIn(registry);
+        new RaftVoterHandler(storage.meta.clusterId(), metadataLayer.membership,
+                config.cluster().controllerListenerNames().isEmpty() ? null
+                        : config.cluster().controllerListenerNames().get(0)).registerIn(registry);
         for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
             registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
                     config.cluster(), metadataLayer.controller));
@@ -142,7 +150,8 @@ final class ApiLayer {
         }
         return new DescribeQuorumHandler(config.nodeId(), directoryId(storage), metadata::image,
                 metadataLayer::cluster, storage.clock::nowMs, metadataLayer::controllerId, metadata.quorum()::epoch,
-                metadata.quorum()::voterProgress, cluster.voters(), cluster.controllerListenerNames().get(0));
+                metadata.quorum()::voterProgress, metadataLayer.membership::currentVoters,
+                cluster.controllerListenerNames().get(0));
     }
 
     /** The metadata log dir's {@code directory.id}, or the zero id if meta.properties has none. */

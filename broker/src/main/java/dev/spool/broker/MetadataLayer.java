@@ -36,7 +36,12 @@ import dev.spool.protocol.message.CreateTopicsRequestData;
 import dev.spool.protocol.message.CreateTopicsResponseData;
 import dev.spool.broker.metadata.TopicDefaults;
 import dev.spool.broker.metadata.TopicEventLog;
+import dev.spool.broker.config.ConfigException;
+import dev.spool.broker.quorum.QuorumBootstrap;
+import dev.spool.broker.quorum.QuorumMembership;
 import dev.spool.broker.quorum.QuorumVoter;
+import dev.spool.broker.quorum.VoterSet;
+import java.nio.file.Path;
 import dev.spool.broker.quorum.RaftMetadataQuorum;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
@@ -75,6 +80,8 @@ final class MetadataLayer implements AutoCloseable {
     /** Only in a cluster: how this node reaches the active controller, and the controller's broker sessions. */
     final ControllerChannel controller;
     final BrokerSessions sessions;
+    /** Only on a voter: the quorum's voters, and (a dynamic quorum's) how they change. */
+    final QuorumMembership membership;
     private final MetadataLog metadataLog;
     private final BrokerConfig config;
     private final String clusterId;
@@ -82,8 +89,10 @@ final class MetadataLayer implements AutoCloseable {
     private final Closer closer;
 
     private MetadataLayer(MetadataManager metadata, BrokerConfigLayers configLayers, TopicController topics,
-                          ControllerChannel controller, BrokerSessions sessions, MetadataLog metadataLog,
-                          BrokerConfig config, String clusterId, ScheduledExecutorService scheduler, Closer closer) {
+                          ControllerChannel controller, BrokerSessions sessions, QuorumMembership membership,
+                          MetadataLog metadataLog, BrokerConfig config, String clusterId,
+                          ScheduledExecutorService scheduler, Closer closer) {
+        this.membership = membership;
         this.metadataLog = metadataLog;
         this.metadata = metadata;
         this.configLayers = configLayers;
@@ -116,10 +125,11 @@ final class MetadataLayer implements AutoCloseable {
             TopicController topics = new TopicController(new TopicDefaults(config.numPartitions(),
                     config.defaultReplicationFactor(), config.logConfigDefaults()), storage::invalidTopicConfig);
             BrokerSessions sessions = new BrokerSessions(cluster.sessionTimeoutMs());
+            QuorumMembership membership = quorum instanceof QuorumMembership voters ? voters : null;
             ControllerChannel controller = null;
             if (cluster.isCluster()) {
                 controller = new ControllerChannel(config.nodeId(), cluster, quorum, clients,
-                        controllerAddresses(cluster, quorum));
+                        controllerAddresses(quorum, membership));
             }
             // Heartbeats and the fencer on a thread of their own: behind retention or a flush on the storage's
             // scheduler, a heartbeat could miss its session.
@@ -136,8 +146,8 @@ final class MetadataLayer implements AutoCloseable {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
                         SESSION_CHECK_INTERVAL_MS));
             }
-            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, log,
-                    config, storage.meta.clusterId(), lifecycle, closer);
+            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, membership,
+                    log, config, storage.meta.clusterId(), lifecycle, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();
             throw e;
@@ -153,9 +163,12 @@ final class MetadataLayer implements AutoCloseable {
         ClusterSettings cluster = config.cluster();
         if (cluster.isVoter()) {
             requireRatis();
-            RaftMetadataQuorum raft = new RaftMetadataQuorum(config.nodeId(), cluster.raftVoters(),
-                    storage.meta.clusterId(), log.dir(), log, config.metadataSnapshotIntervalRecords());
-            raft.onShutdown(fatalOnOwnThread(onFatal, "the metadata quorum's Raft server shut down"));
+            VoterSet members = cluster.dynamicQuorum() ? dynamicMembers(config, storage)
+                    : VoterSet.ofStatic(config.nodeId(), cluster.voters(), cluster.raftPortOffset());
+            RaftMetadataQuorum raft = new RaftMetadataQuorum(members, storage.meta.clusterId(), log.dir(), log,
+                    config.metadataSnapshotIntervalRecords());
+            raft.onShutdown(() -> onFatal.stopOnOwnThread("this node's Raft server shut down: it was removed from the "
+                    + "metadata quorum's voters, or Ratis closed it (see its log above)"));
             return raft;
         }
         if (cluster.isCluster()) {
@@ -164,9 +177,28 @@ final class MetadataLayer implements AutoCloseable {
                 bootstrap.add(new NodeAddress(controller.host(), controller.port()));
             }
             return new FetchingMetadataQuorum(config.nodeId(), bootstrap, log, clients,
-                    fatalOnOwnThread(onFatal, "this broker cannot apply the metadata it fetched"));
+                    () -> onFatal.stopOnOwnThread("this broker cannot apply the metadata it fetched"));
         }
         return new LocalMetadataQuorum(log);
+    }
+
+    /**
+     * This controller of a dynamic quorum, at its controller listener with its metadata dir's id, and the voters
+     * {@code bin/spool format} named (read on the first start only; afterwards the Raft log holds them).
+     */
+    private static VoterSet dynamicMembers(BrokerConfig config, StorageLayer storage) throws IOException {
+        Path logDir = config.logDirs().get(0);
+        if (!QuorumBootstrap.existsIn(logDir)) {
+            throw new ConfigException("This controller of a dynamic quorum (" + BrokerConfig
+                    .CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + " without " + BrokerConfig.CONTROLLER_QUORUM_VOTERS
+                    .name() + ") is not formatted: run bin/spool format with --standalone (the first controller), "
+                    + "--initial-controllers, or --no-initial-controllers (a controller to be added later)");
+        }
+        Endpoint listener = config.cluster().controllerEndpoint();
+        QuorumVoter self = new QuorumVoter(config.nodeId(), listener.host(), listener.port(),
+                Uuid.fromString(storage.meta.directoryId()));
+        return new VoterSet(self, QuorumBootstrap.readFrom(logDir).initialVoters(), true,
+                config.cluster().raftPortOffset());
     }
 
     /**
@@ -183,19 +215,19 @@ final class MetadataLayer implements AutoCloseable {
         }
     }
 
-    /** Tells {@code onFatal} on a thread of its own: the thread that fails is one the broker's close waits for. */
-    private static Runnable fatalOnOwnThread(FatalErrorHandler onFatal, String reason) {
-        return () -> new Thread(() -> onFatal.onFatalError(reason), "spool-fatal-shutdown").start();
-    }
 
-    /** Where each controller is reached: a voter knows them from its settings, a broker-only node from them. */
-    private static IntFunction<NodeAddress> controllerAddresses(ClusterSettings cluster, MetadataQuorum quorum) {
+    /** Where each controller is reached: a voter knows the voters, a broker-only node asks the controllers. */
+    private static IntFunction<NodeAddress> controllerAddresses(MetadataQuorum quorum, QuorumMembership membership) {
         if (quorum instanceof FetchingMetadataQuorum fetching) {
             return fetching::controllerAddress;
         }
         return controllerId -> {
-            QuorumVoter voter = cluster.voter(controllerId);
-            return voter == null ? null : new NodeAddress(voter.host(), voter.port());
+            for (QuorumVoter voter : membership.currentVoters()) {
+                if (voter.nodeId() == controllerId) {
+                    return new NodeAddress(voter.host(), voter.port());
+                }
+            }
+            return null;
         };
     }
 
@@ -207,7 +239,7 @@ final class MetadataLayer implements AutoCloseable {
         if (!config.cluster().isVoter()) {
             return null;
         }
-        List<Integer> voters = config.cluster().voters().stream().map(QuorumVoter::nodeId).toList();
+        List<Integer> voters = membership.currentVoters().stream().map(QuorumVoter::nodeId).toList();
         Partition served = new Partition(new TopicPartition(MetadataLog.TOPIC, 0),
                 MetadataPartitionLookup.METADATA_TOPIC_ID, metadataLog.partitionLog(),
                 new PartitionImage(0, voters, voters, config.nodeId(), 0, 0));
@@ -244,7 +276,7 @@ final class MetadataLayer implements AutoCloseable {
     ClusterView controllers() {
         List<ClusterView.BrokerNode> voters = new ArrayList<>();
         String listener = config.cluster().controllerListenerNames().get(0);
-        for (QuorumVoter voter : config.cluster().voters()) {
+        for (QuorumVoter voter : membership != null ? membership.currentVoters() : config.cluster().voters()) {
             voters.add(new ClusterView.BrokerNode(voter.nodeId(), new Endpoint(listener, voter.host(), voter.port()),
                     null));
         }

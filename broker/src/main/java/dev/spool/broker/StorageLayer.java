@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The broker's first layer: its data directories, locked before anything in them is read or written,
@@ -26,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * locks. Immutable once opened.
  */
 final class StorageLayer implements AutoCloseable {
-
-    private static final Logger LOG = LoggerFactory.getLogger(StorageLayer.class);
 
     final MetaProperties meta;
     final LogClock clock;
@@ -101,9 +97,7 @@ final class StorageLayer implements AutoCloseable {
                     : metadataPartition.isOffline() ? "log dir " + failedDir + ", which holds the metadata log, failed"
                     : null;
             if (reason != null) {
-                LOG.error("Shutting the broker down: {}", reason);
-                Thread thread = new Thread(() -> onFatal.onFatalError(reason), "spool-fatal-shutdown");
-                thread.start();
+                onFatal.stopOnOwnThread(reason);
             }
         });
     }

@@ -1,5 +1,7 @@
 package dev.spool.it;
 
+import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+import static dev.spool.it.MetadataQuorumTool.leaderOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -11,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,10 +40,9 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterIT {
 
-    private static final String METADATA_QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand";
-    private static final Pattern LEADER_ID = Pattern.compile("LeaderId:\\s+(\\d+)");
+    private static final String METADATA_QUORUM = MetadataQuorumTool.MAIN_CLASS;
     private static final Pattern VOTER_ID = Pattern.compile("\"id\": (\\d+)");
-    private static final long AWAIT_MS = 60_000;
+    private static final long AWAIT_MS = MetadataQuorumTool.AWAIT_MS;
 
     @Test
     void threeVotersAndABrokerFollowOneMetadataAndServeClientsThroughAnyNode() throws Exception {
@@ -353,11 +353,6 @@ class ClusterIT {
         return status.exitCode() == 0 ? leaderOf(status.output()) : -1;
     }
 
-    private static int leaderOf(String status) {
-        Matcher matcher = LEADER_ID.matcher(status);
-        return matcher.find() ? Integer.parseInt(matcher.group(1)) : -1;
-    }
-
     private static List<Integer> idsIn(String line) {
         List<Integer> ids = new ArrayList<>();
         Matcher matcher = VOTER_ID.matcher(line);
@@ -380,21 +375,5 @@ class ClusterIT {
         return new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap, "group.id", group,
                 "auto.offset.reset", "earliest", "enable.auto.commit", "false"), new StringDeserializer(),
                 new StringDeserializer());
-    }
-
-    private static void awaitTrue(Callable<Boolean> condition, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + AWAIT_MS;
-        Throwable last = null;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                if (Boolean.TRUE.equals(condition.call())) {
-                    return;
-                }
-            } catch (Exception | AssertionError e) {
-                last = e;
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("Timed out waiting for " + what, last);
     }
 }

@@ -96,7 +96,7 @@ public final class SpoolCluster implements AutoCloseable {
     }
 
     /** A port free now whose next port is free too (the Raft port beside the controller port). */
-    private static int freePortPair() throws IOException {
+    static int freePortPair() throws IOException {
         while (true) {
             try (ServerSocket first = new ServerSocket(0)) {
                 int port = first.getLocalPort();

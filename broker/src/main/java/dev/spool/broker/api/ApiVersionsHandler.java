@@ -22,26 +22,37 @@ public final class ApiVersionsHandler implements ApiHandler {
     /**
      * The feature levels Spool's metadata is at, what {@code kafka-features describe} shows (KIP-584): its records
      * are those of {@code metadata.version} 3.3-IV3 (level 7, the oldest Kafka 4 reads), no eligible leader
-     * replicas yet, and a static quorum ({@code kraft.version} 0). Features Spool lacks (group.version,
-     * transaction.version, ...) are not advertised, so clients use the protocols of their level 0.
+     * replicas yet; {@code kraft.version} 0 for a static quorum (a level 0 is left out of the finalized features, as
+     * Kafka leaves it) and 1 for a dynamic one (KIP-853). Features Spool lacks (group.version, transaction.version,
+     * ...) are not advertised, so clients use the protocols of their level 0.
      */
     static final short METADATA_VERSION_LEVEL = 7;
     private static final List<SupportedFeatureKey> SUPPORTED_FEATURES = List.of(
             new SupportedFeatureKey().setName("metadata.version").setMinVersion(METADATA_VERSION_LEVEL)
                     .setMaxVersion(METADATA_VERSION_LEVEL),
-            new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 0));
-    private static final List<FinalizedFeatureKey> FINALIZED_FEATURES = List.of(
-            new FinalizedFeatureKey().setName("metadata.version").setMinVersionLevel(METADATA_VERSION_LEVEL)
-                    .setMaxVersionLevel(METADATA_VERSION_LEVEL),
-            new FinalizedFeatureKey().setName("kraft.version").setMinVersionLevel((short) 0)
-                    .setMaxVersionLevel((short) 0));
+            new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 1));
     /** The levels never change, so their epoch (Kafka: the metadata offset of the last change) is the first. */
     private static final long FINALIZED_FEATURES_EPOCH = 0;
 
     private final ApiRegistry registry;
+    private final List<FinalizedFeatureKey> finalizedFeatures;
 
+    /** A node of a static quorum, or a single node. */
     public ApiVersionsHandler(ApiRegistry registry) {
+        this(registry, (short) 0);
+    }
+
+    /** A node whose quorum is at {@code kraftVersion}: 1 for a dynamic quorum. */
+    public ApiVersionsHandler(ApiRegistry registry, short kraftVersion) {
         this.registry = registry;
+        List<FinalizedFeatureKey> finalized = new ArrayList<>(List.of(new FinalizedFeatureKey()
+                .setName("metadata.version").setMinVersionLevel(METADATA_VERSION_LEVEL)
+                .setMaxVersionLevel(METADATA_VERSION_LEVEL)));
+        if (kraftVersion > 0) {
+            finalized.add(new FinalizedFeatureKey().setName("kraft.version").setMinVersionLevel(kraftVersion)
+                    .setMaxVersionLevel(kraftVersion));
+        }
+        this.finalizedFeatures = List.copyOf(finalized);
     }
 
     @Override
@@ -58,7 +69,7 @@ public final class ApiVersionsHandler implements ApiHandler {
                 .setApiKeys(versions)
                 .setSupportedFeatures(SUPPORTED_FEATURES)
                 .setFinalizedFeaturesEpoch(FINALIZED_FEATURES_EPOCH)
-                .setFinalizedFeatures(FINALIZED_FEATURES));
+                .setFinalizedFeatures(finalizedFeatures));
     }
 
     /** The answer to an ApiVersions request of a version we do not know, to be written as version 0. */

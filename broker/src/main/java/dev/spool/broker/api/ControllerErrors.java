@@ -2,6 +2,7 @@ package dev.spool.broker.api;
 
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.AddRaftVoterResponseData;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
 import dev.spool.protocol.message.ApiKey;
@@ -14,6 +15,7 @@ import dev.spool.protocol.message.DeleteTopicsResponseData;
 import dev.spool.protocol.message.DescribeQuorumResponseData;
 import dev.spool.protocol.message.IncrementalAlterConfigsRequestData;
 import dev.spool.protocol.message.IncrementalAlterConfigsResponseData;
+import dev.spool.protocol.message.RemoveRaftVoterResponseData;
 import dev.spool.protocol.message.UnregisterBrokerResponseData;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
@@ -34,14 +36,20 @@ public final class ControllerErrors {
 
     /** The error code of a failed metadata change. */
     public static short codeOf(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = causeOf(failure);
         if (cause instanceof NotControllerException) {
             return Errors.NOT_CONTROLLER.code();
         }
         return (cause instanceof TimeoutException ? Errors.REQUEST_TIMED_OUT : Errors.UNKNOWN_SERVER_ERROR).code();
+    }
+
+    /** The failure inside a future's CompletionException wrapping. */
+    static Throwable causeOf(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     /** The response of {@code api} to {@code request} with {@code error} for each item; null for another API. */
@@ -99,6 +107,8 @@ public final class ControllerErrors {
             }
             case DESCRIBE_QUORUM -> new DescribeQuorumResponseData().setErrorCode(error).setErrorMessage(message);
             case UNREGISTER_BROKER -> new UnregisterBrokerResponseData().setErrorCode(error).setErrorMessage(message);
+            case ADD_RAFT_VOTER -> new AddRaftVoterResponseData().setErrorCode(error).setErrorMessage(message);
+            case REMOVE_RAFT_VOTER -> new RemoveRaftVoterResponseData().setErrorCode(error).setErrorMessage(message);
             default -> null;
         };
     }

@@ -44,27 +44,27 @@ public final class DescribeQuorumHandler implements ApiHandler {
     private final IntSupplier leaderId;
     private final IntSupplier epoch;
     private final LongFunction<List<VoterProgress>> progress;
-    private final List<QuorumVoter> voters;
+    private final Supplier<List<QuorumVoter>> voters;
     private final String controllerListener;
 
     public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
                                  Supplier<ClusterView> cluster, LongSupplier clockMs) {
-        this(nodeId, directoryId, image, cluster, clockMs, () -> nodeId, () -> 0, now -> List.of(), List.of(), null);
+        this(nodeId, directoryId, image, cluster, clockMs, () -> nodeId, () -> 0, now -> List.of(), List::of, null);
     }
 
     /**
      * A voter of a quorum of several: {@code leaderId} and {@code epoch} as its Raft server knows them, the other
-     * voters' {@code progress} as the leader sees it, the {@code voters} at their controller listeners, named
-     * {@code controllerListener}.
+     * voters' {@code progress} as the leader sees it, the {@code voters} now (a dynamic quorum's change) at their
+     * controller listeners, named {@code controllerListener}.
      */
     public DescribeQuorumHandler(int nodeId, Uuid directoryId, Supplier<MetadataImage> image,
                                  Supplier<ClusterView> cluster, LongSupplier clockMs, IntSupplier leaderId,
                                  IntSupplier epoch, LongFunction<List<VoterProgress>> progress,
-                                 List<QuorumVoter> voters, String controllerListener) {
+                                 Supplier<List<QuorumVoter>> voters, String controllerListener) {
         this.progress = progress;
         this.leaderId = leaderId;
         this.epoch = epoch;
-        this.voters = List.copyOf(voters);
+        this.voters = voters;
         this.controllerListener = controllerListener;
         this.nodeId = nodeId;
         this.directoryId = directoryId;
@@ -78,7 +78,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
      * offsets); a voter the leader cannot tell of (or every other voter, asked of a follower) has -1, Kafka's
      * "unknown".
      */
-    private List<ReplicaState> voterStates(long highWatermark, long nowMs) {
+    private List<ReplicaState> voterStates(List<QuorumVoter> voters, long highWatermark, long nowMs) {
         List<ReplicaState> states = new ArrayList<>();
         states.add(new ReplicaState().setReplicaId(nodeId).setReplicaDirectoryId(directoryId)
                 .setLogEndOffset(highWatermark).setLastFetchTimestamp(nowMs).setLastCaughtUpTimestamp(nowMs));
@@ -93,7 +93,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
             VoterProgress known = seen.get(voter.nodeId());
             long logEnd = known == null ? -1 : known.logEndOffset();
             long contact = known == null ? -1 : known.lastContactMs();
-            states.add(new ReplicaState().setReplicaId(voter.nodeId()).setReplicaDirectoryId(Uuid.ZERO_UUID)
+            states.add(new ReplicaState().setReplicaId(voter.nodeId()).setReplicaDirectoryId(voter.directoryId())
                     .setLogEndOffset(logEnd).setLastFetchTimestamp(contact)
                     .setLastCaughtUpTimestamp(logEnd >= highWatermark ? contact : -1));
         }
@@ -101,7 +101,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
     }
 
     /** The brokers of a cluster that are not voters: they follow the metadata without a vote. */
-    private List<ReplicaState> observers() {
+    private List<ReplicaState> observers(List<QuorumVoter> voters) {
         if (voters.isEmpty()) {
             return List.of();
         }
@@ -120,6 +120,7 @@ public final class DescribeQuorumHandler implements ApiHandler {
         DescribeQuorumRequestData request = (DescribeQuorumRequestData) message;
         long highWatermark = image.get().offset() + 1;
         long nowMs = clockMs.getAsLong();
+        List<QuorumVoter> voters = this.voters.get();
         List<TopicData> topics = new ArrayList<>();
         for (DescribeQuorumRequestData.TopicData topic : request.topics()) {
             List<PartitionData> partitions = new ArrayList<>();
@@ -132,8 +133,8 @@ public final class DescribeQuorumHandler implements ApiHandler {
                             .setLeaderId(leaderId.getAsInt())
                             .setLeaderEpoch(epoch.getAsInt())
                             .setHighWatermark(highWatermark)
-                            .setCurrentVoters(voterStates(highWatermark, nowMs))
-                            .setObservers(observers());
+                            .setCurrentVoters(voterStates(voters, highWatermark, nowMs))
+                            .setObservers(observers(voters));
                 }
                 partitions.add(answer);
             }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "spool", mixinStandardHelpOptions = true, versionProvider = SpoolVersion.class,
         description = "Spool, a Kafka-compatible event streaming broker.",
-        subcommands = {ServerCommand.class, DumpLogCommand.class, VersionCommand.class,
+        subcommands = {ServerCommand.class, FormatCommand.class, DumpLogCommand.class, VersionCommand.class,
             CommandLine.HelpCommand.class})
 public final class SpoolCommand implements Runnable {
 
@@ -24,7 +24,7 @@ public final class SpoolCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: server, dump-log or version");
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: server, format, dump-log or version");
     }
 
     /** A command line for these commands; tests run it with their own output writers. */

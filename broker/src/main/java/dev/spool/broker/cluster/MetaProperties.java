@@ -1,15 +1,12 @@
 package dev.spool.broker.cluster;
 
+import dev.spool.log.DurableTextFile;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 
 /**
@@ -51,6 +48,17 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
         return created;
     }
 
+    /** Whether {@code logDir} has a meta.properties (was started, or formatted, before). */
+    public static boolean existsIn(Path logDir) {
+        return Files.exists(logDir.resolve(FILE_NAME));
+    }
+
+    /** Writes these ids into {@code logDir}'s meta.properties, creating the directory (what a format step does). */
+    public void writeTo(Path logDir) throws IOException {
+        Files.createDirectories(logDir);
+        write(logDir.resolve(FILE_NAME));
+    }
+
     static MetaProperties read(Path file) throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -73,16 +81,6 @@ public record MetaProperties(String clusterId, int nodeId, String directoryId) {
         // locale start-up on a broker's first start; the values are base64url ids and digits, nothing to escape.
         String content = "version=1\ncluster.id=" + clusterId + "\nnode.id=" + nodeId + "\ndirectory.id=" + directoryId
                 + "\n";
-        Path temp = file.resolveSibling(FILE_NAME + ".tmp");
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            channel.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
-            channel.force(true);
-        }
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        // The rename is durable once the directory is: a power cut must not leave the broker without its ids.
-        try (FileChannel directory = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            directory.force(true);
-        }
+        DurableTextFile.write(file, content);
     }
 }

@@ -175,8 +175,9 @@ public final class BrokerConfig {
                     + "port on each voter is that port plus controller.quorum.raft.port.offset.");
     public static final ConfigKey<String> CONTROLLER_QUORUM_BOOTSTRAP_SERVERS = ConfigKey.list(
             "controller.quorum.bootstrap.servers", "",
-            "host:port,... of the controllers a broker-only node reaches first, when controller.quorum.voters is "
-                    + "not set (KIP-853), tried in turn.");
+            "host:port,... of the controllers, when controller.quorum.voters is not set (KIP-853): a broker-only "
+                    + "node fetches from them in turn; on a controller they make a dynamic quorum, which bin/spool "
+                    + "format starts and kafka-metadata-quorum add-controller / remove-controller change.");
     public static final ConfigKey<String> CONTROLLER_LISTENER_NAMES = ConfigKey.list("controller.listener.names", "",
             "The listeners the controller serves on (brokers and kafka-metadata-quorum --bootstrap-controller reach "
                     + "it there); never advertised to clients. In a cluster the first must be one of listeners.");

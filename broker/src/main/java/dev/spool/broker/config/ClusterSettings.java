@@ -1,5 +1,6 @@
 package dev.spool.broker.config;
 
+import dev.spool.broker.quorum.QuorumBootstrap;
 import dev.spool.broker.quorum.QuorumVoter;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,13 +9,17 @@ import java.util.List;
  * Kafka's KRaft settings as Spool runs them: either one node, broker and controller at once with its metadata in
  * a local log (no voters, or itself the only one), or a cluster whose voters ({@code controller.quorum.voters})
  * replicate the metadata by Raft, each a controller only ({@code process.roles=controller}) or broker and controller
- * at once, and whose broker-only nodes ({@code process.roles=broker}) fetch it from them. What Spool cannot run yet
- * (a voter that finds its quorum through several bootstrap servers) stops start-up naming the setting: ignored,
- * each node would start as a cluster of its own. Immutable.
+ * at once, and whose broker-only nodes ({@code process.roles=broker}) fetch it from them. The voters are either
+ * named by {@code controller.quorum.voters} (a static quorum, Kafka's {@code kraft.version} 0) or, for a controller
+ * with {@code controller.quorum.bootstrap.servers} only, kept by the quorum itself, which {@code bin/spool format}
+ * started and AddRaftVoter / RemoveRaftVoter change (a dynamic quorum, KIP-853, {@code kraft.version} 1). Settings
+ * that cannot run stop start-up naming the setting: ignored, each node would start as a cluster of its own.
+ * Immutable.
  */
 public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> voters,
-                              List<QuorumVoter> bootstrapServers, List<String> controllerListenerNames,
-                              int raftPortOffset, String clusterId, int sessionTimeoutMs, int heartbeatIntervalMs) {
+                              List<QuorumVoter> bootstrapServers, boolean dynamicQuorum,
+                              List<String> controllerListenerNames, Endpoint controllerEndpoint, int raftPortOffset,
+                              String clusterId, int sessionTimeoutMs, int heartbeatIntervalMs) {
 
     public ClusterSettings {
         voters = List.copyOf(voters);
@@ -35,15 +40,17 @@ public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> 
         }
         String bootstrapText = config.get(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS).trim();
         List<QuorumVoter> bootstrap = parseServers(bootstrapText);
-        if (roles.isController() && voters.isEmpty() && bootstrap.size() > 1) {
-            throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name() + "=" + bootstrapText
-                    + " is not supported on a controller: Spool's voters find their quorum through "
-                    + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name());
-        }
+        // A single node with Kafka's default settings (one bootstrap server, itself) keeps the local log unless it
+        // was formatted for a quorum; a controller-only node, several bootstrap servers or a formatted dir mean one.
+        boolean dynamic = roles.isController() && voters.isEmpty() && !bootstrap.isEmpty()
+                && (roles == ProcessRoles.CONTROLLER || bootstrap.size() > 1
+                        || QuorumBootstrap.existsIn(config.logDirs().get(0)));
         // A controller-only node always has brokers elsewhere: a cluster even when it is the only voter.
-        boolean cluster = roles != ProcessRoles.COMBINED || voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
+        boolean cluster = roles != ProcessRoles.COMBINED || dynamic
+                || voters.stream().anyMatch(voter -> voter.nodeId() != nodeId);
         List<String> controllerListeners = names(config.get(BrokerConfig.CONTROLLER_LISTENER_NAMES));
         boolean namedVoter = voters.stream().anyMatch(candidate -> candidate.nodeId() == nodeId);
+        Endpoint controllerEndpoint = roles.isController() ? controllerListener(config, controllerListeners) : null;
         if (roles == ProcessRoles.BROKER) {
             if (namedVoter) {
                 throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText + " names this "
@@ -55,13 +62,15 @@ public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> 
                         + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + " or "
                         + BrokerConfig.CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name());
             }
+        } else if (dynamic) {
+            requireControllerListener(config, controllerListeners, controllerEndpoint);
         } else if (cluster) {
             if (!namedVoter) {
                 throw new ConfigException(BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + "=" + votersText
                         + " does not name this node (node.id=" + nodeId + "), whose " + BrokerConfig.PROCESS_ROLES.name()
                         + " include controller: it must be one of the voters");
             }
-            requireControllerListener(config, controllerListeners);
+            requireControllerListener(config, controllerListeners, controllerEndpoint);
         }
         if (cluster && config.get(BrokerConfig.CLUSTER_ID).isBlank()) {
             throw new ConfigException(BrokerConfig.CLUSTER_ID.name() + " must be set on every node of a cluster "
@@ -76,23 +85,32 @@ public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> 
             }
         }
         return new ClusterSettings(nodeId, roles, cluster ? voters : List.of(), cluster ? bootstrap : List.of(),
-                controllerListeners, offset,
+                dynamic, controllerListeners, controllerEndpoint, offset,
                 config.get(BrokerConfig.CLUSTER_ID).trim(), config.get(BrokerConfig.BROKER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.BROKER_HEARTBEAT_INTERVAL_MS));
     }
 
-    private static void requireControllerListener(BrokerConfig config, List<String> controllerListeners) {
-        if (controllerListeners.isEmpty()) {
-            throw new ConfigException(BrokerConfig.CONTROLLER_LISTENER_NAMES.name() + " must name the controller's "
-                    + "listener when " + BrokerConfig.CONTROLLER_QUORUM_VOTERS.name() + " names several voters");
-        }
+    /** This controller's listener (its host "localhost" when the listener names none), or null. */
+    private static Endpoint controllerListener(BrokerConfig config, List<String> controllerListeners) {
         for (Endpoint listener : config.listeners()) {
-            if (listener.listenerName().equals(controllerListeners.get(0))) {
-                return;
+            if (!controllerListeners.isEmpty() && listener.listenerName().equals(controllerListeners.get(0))) {
+                return listener.host().isBlank()
+                        ? new Endpoint(listener.listenerName(), "localhost", listener.port()) : listener;
             }
         }
-        throw new ConfigException(BrokerConfig.CONTROLLER_LISTENER_NAMES.name() + "=" + controllerListeners.get(0)
-                + " is not among " + BrokerConfig.LISTENERS.name() + "=" + config.get(BrokerConfig.LISTENERS));
+        return null;
+    }
+
+    private static void requireControllerListener(BrokerConfig config, List<String> controllerListeners,
+                                                  Endpoint found) {
+        if (controllerListeners.isEmpty()) {
+            throw new ConfigException(BrokerConfig.CONTROLLER_LISTENER_NAMES.name() + " must name the controller's "
+                    + "listener on a controller of a cluster");
+        }
+        if (found == null) {
+            throw new ConfigException(BrokerConfig.CONTROLLER_LISTENER_NAMES.name() + "=" + controllerListeners.get(0)
+                    + " is not among " + BrokerConfig.LISTENERS.name() + "=" + config.get(BrokerConfig.LISTENERS));
+        }
     }
 
     /** The bootstrap controllers, {@code host:port,...} (their node ids unknown: -1). */
@@ -126,7 +144,7 @@ public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> 
 
     /** Whether this node is one of several: its metadata is replicated by the Raft quorum of {@link #voters}. */
     public boolean isCluster() {
-        return roles != ProcessRoles.COMBINED || !voters.isEmpty();
+        return roles != ProcessRoles.COMBINED || !voters.isEmpty() || dynamicQuorum;
     }
 
     /** Whether this node is a voter of a cluster's Raft quorum (a controller, maybe a broker too). */
@@ -147,24 +165,5 @@ public record ClusterSettings(int nodeId, ProcessRoles roles, List<QuorumVoter> 
     /** Whether {@code listenerName} is a controller listener, which brokers never advertise to clients. */
     public boolean isControllerListener(String listenerName) {
         return controllerListenerNames.contains(listenerName);
-    }
-
-    /** The voters at their Raft ports (their controller ports plus the offset). */
-    public List<QuorumVoter> raftVoters() {
-        List<QuorumVoter> raft = new ArrayList<>(voters.size());
-        for (QuorumVoter voter : voters) {
-            raft.add(new QuorumVoter(voter.nodeId(), voter.host(), voter.port() + raftPortOffset));
-        }
-        return raft;
-    }
-
-    /** The voter {@code nodeId} at its controller listener, or null when it is no voter. */
-    public QuorumVoter voter(int nodeId) {
-        for (QuorumVoter voter : voters) {
-            if (voter.nodeId() == nodeId) {
-                return voter;
-            }
-        }
-        return null;
     }
 }

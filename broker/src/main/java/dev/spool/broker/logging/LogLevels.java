@@ -19,10 +19,12 @@ final class LogLevels {
     static final int OFF = Integer.MAX_VALUE;
     /**
      * Netty logs its internals at INFO and DEBUG, Ratis every setting it reads and (through its own Netty) every
-     * connection at INFO; Spool says what matters of the quorum itself. A property for the prefix overrides it.
+     * connection at INFO; Spool says what matters of the quorum itself. Ratis' leader also warns, with a stack
+     * trace, every tenth retry (about four a second) of its appends to a voter that is down: kafka-metadata-quorum
+     * describe --replication shows that voter's lag instead. A property for the prefix overrides it.
      */
     private static final Map<String, Integer> DEFAULT_THRESHOLD_BY_PREFIX = Map.of("io.netty", Level.WARN.toInt(),
-            "org.apache.ratis", Level.WARN.toInt());
+            "org.apache.ratis", Level.WARN.toInt(), "org.apache.ratis.server.leader.LogAppender", Level.ERROR.toInt());
 
     private final int rootThreshold;
     private final Map<String, Integer> thresholdByPrefix;

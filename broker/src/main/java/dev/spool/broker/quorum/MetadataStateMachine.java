@@ -13,6 +13,7 @@ import dev.spool.broker.metadata.MetadataSnapshot;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -51,7 +52,8 @@ final class MetadataStateMachine extends BaseStateMachine {
     private volatile MetadataQuorum.CommitListener listener = (records, lastOffset) -> { };
     private volatile Supplier<MetadataImage> image = () -> MetadataImage.EMPTY;
     private volatile boolean leaderReady;
-    private volatile Runnable shutdownHandler;
+    /** Run once, when Ratis stops this voter on its own; cleared when the node closes it on purpose. */
+    private final AtomicReference<Runnable> shutdownHandler = new AtomicReference<>();
     /** The Kafka offset of the last record of recent entries, by Raft index: how far a follower's index reaches. */
     private final ConcurrentSkipListMap<Long, Long> recentLastOffsets = new ConcurrentSkipListMap<>();
     /** The leader epoch of the last record applied (the term of its entry): the epoch a snapshot is named by. */
@@ -152,13 +154,31 @@ final class MetadataStateMachine extends BaseStateMachine {
      */
     @Override
     public void notifyServerShutdown(RaftProtos.RoleInfoProto roleInfo, boolean allServer) {
-        if (!allServer && shutdownHandler != null) {
-            shutdownHandler.run();
+        if (!allServer) {
+            stopNode();
+        }
+    }
+
+    /**
+     * Ratis closes a voter's state machine when the voter closes, and also when a committed configuration leaves it
+     * out (AddRaftVoter / RemoveRaftVoter removed it from the quorum): unless the node closed it on purpose, the node
+     * stops, for the same reason as above.
+     */
+    @Override
+    public void close() throws IOException {
+        stopNode();
+        super.close();
+    }
+
+    private void stopNode() {
+        Runnable stop = shutdownHandler.getAndSet(null);
+        if (stop != null) {
+            stop.run();
         }
     }
 
     void setShutdownHandler(Runnable handler) {
-        this.shutdownHandler = handler;
+        shutdownHandler.set(handler);
     }
 
     void setCommitListener(MetadataQuorum.CommitListener listener) {
@@ -205,10 +225,7 @@ final class MetadataStateMachine extends BaseStateMachine {
             // Raft server; the node is told to stop either way.
             LOG.error("Cannot apply metadata entry {} (term {}): this node stops", entry.getIndex(), entry.getTerm(),
                     e);
-            Runnable stop = shutdownHandler;
-            if (stop != null) {
-                stop.run();
-            }
+            stopNode();
             throw new IllegalStateException("Cannot apply metadata entry " + entry.getIndex(), e);
         }
     }

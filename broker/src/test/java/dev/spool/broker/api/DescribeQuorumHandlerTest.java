@@ -70,7 +70,8 @@ class DescribeQuorumHandlerTest {
         DescribeQuorumHandler voter = new DescribeQuorumHandler(1, Uuid.ZERO_UUID, () -> registered,
                 () -> new ClusterView("cluster", 1, List.of()), () -> 1_000L, () -> 1, () -> 7,
                 now -> List.of(new VoterProgress(2, registered.offset() + 1, now - 100)),
-                List.of(new QuorumVoter(1, "c1", 9093), new QuorumVoter(2, "c2", 9093), new QuorumVoter(3, "c3", 9093)),
+                () -> List.of(new QuorumVoter(1, "c1", 9093), new QuorumVoter(2, "c2", 9093),
+                        new QuorumVoter(3, "c3", 9093, new Uuid(3, 3))),
                 "CONTROLLER");
         DescribeQuorumResponseData response = describe(voter, 2, "__cluster_metadata", 0);
         DescribeQuorumResponseData.PartitionData metadata = response.topics().get(0).partitions().get(0);
@@ -81,6 +82,8 @@ class DescribeQuorumHandlerTest {
         assertThat(metadata.currentVoters().get(1).logEndOffset()).isEqualTo(metadata.highWatermark());
         assertThat(metadata.currentVoters().get(1).lastCaughtUpTimestamp()).isEqualTo(900L);
         assertThat(metadata.currentVoters().get(2).logEndOffset()).as("not heard of: unknown").isEqualTo(-1);
+        assertThat(metadata.currentVoters().get(2).replicaDirectoryId()).as("a dynamic quorum's voter's directory")
+                .isEqualTo(new Uuid(3, 3));
         assertThat(metadata.observers()).extracting(DescribeQuorumResponseData.ReplicaState::replicaId)
                 .containsExactly(4);
         assertThat(response.nodes()).extracting(DescribeQuorumResponseData.Node::nodeId).containsExactly(1, 2, 3);

@@ -3,9 +3,14 @@ package dev.spool.broker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spool.broker.quorum.QuorumBootstrap;
 import dev.spool.broker.quorum.QuorumVoter;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ClusterSettingsTest {
 
@@ -30,9 +35,9 @@ class ClusterSettingsTest {
                 "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
         assertThat(cluster.isCluster()).isTrue();
         assertThat(cluster.voters()).hasSize(3);
-        assertThat(cluster.raftVoters()).containsExactly(new QuorumVoter(1, "a", 9094), new QuorumVoter(2, "b", 9094),
-                new QuorumVoter(3, "c", 9094));
-        assertThat(cluster.voter(3)).isEqualTo(new QuorumVoter(3, "c", 9093));
+        assertThat(cluster.voters()).contains(new QuorumVoter(3, "c", 9093));
+        assertThat(cluster.raftPortOffset()).as("Raft listens one port above each controller listener").isEqualTo(1);
+        assertThat(cluster.dynamicQuorum()).isFalse();
         assertThat(cluster.isControllerListener("CONTROLLER")).isTrue();
         assertThat(cluster.isControllerListener("PLAINTEXT")).isFalse();
         assertThat(cluster.sessionTimeoutMs()).isEqualTo(9000);
@@ -55,6 +60,31 @@ class ClusterSettingsTest {
                 "MkU3OEVBNTcwNTJENDM2Qg")).cluster();
         assertThat(bySeveral.controllerBootstrap()).containsExactly(new QuorumVoter(-1, "a", 9093),
                 new QuorumVoter(-1, "b", 9093), new QuorumVoter(-1, "c", 9093));
+    }
+
+    @Test
+    void aControllerWithBootstrapServersOnlyIsAVoterOfADynamicQuorum(@TempDir Path dataDir) throws Exception {
+        Map<String, String> settings = new HashMap<>(Map.of("node.id", "2", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://:9093",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg", "log.dirs", dataDir.toString(),
+                "controller.quorum.bootstrap.servers", "localhost:9093"));
+        assertThat(new BrokerConfig(settings).cluster().isCluster())
+                .as("Kafka's single-node default, not formatted for a quorum: one node").isFalse();
+        new QuorumBootstrap(List.of()).writeTo(dataDir);
+        ClusterSettings formatted = new BrokerConfig(settings).cluster();
+        assertThat(formatted.dynamicQuorum()).isTrue();
+        assertThat(formatted.isVoter()).isTrue();
+        assertThat(formatted.isBroker()).isTrue();
+        assertThat(formatted.controllerEndpoint()).as("a listener without a host is reached on localhost")
+                .isEqualTo(new Endpoint("CONTROLLER", "localhost", 9093));
+        settings.put("controller.quorum.bootstrap.servers", "a:9093,b:9093");
+        settings.put("log.dirs", dataDir.resolve("unformatted").toString());
+        assertThat(new BrokerConfig(settings).cluster().dynamicQuorum()).as("several bootstrap servers").isTrue();
+        settings.put("process.roles", "controller");
+        settings.put("listeners", "CONTROLLER://127.0.0.1:9093");
+        settings.put("controller.quorum.bootstrap.servers", "127.0.0.1:9093");
+        assertThat(new BrokerConfig(settings).cluster().dynamicQuorum()).as("a controller-only node").isTrue();
     }
 
     @Test
@@ -101,7 +131,7 @@ class ClusterSettingsTest {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("controller.quorum.voters", "1@b")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("id@host:port");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("controller.quorum.bootstrap.servers", "a:9093,b:9093")))
-                .hasMessageStartingWith("controller.quorum.bootstrap.servers=a:9093,b:9093 is not supported on a "
-                        + "controller");
+                .as("several bootstrap servers: a dynamic quorum's controller")
+                .hasMessageStartingWith("controller.listener.names must name the controller's listener");
     }
 }

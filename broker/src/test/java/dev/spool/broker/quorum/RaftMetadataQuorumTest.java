@@ -82,10 +82,15 @@ class RaftMetadataQuorumTest {
     }
 
     private void start(int id) throws IOException {
+        start(VoterSet.ofStatic(id, quorumVoters, 0));
+    }
+
+    private void start(VoterSet members) throws IOException {
+        int id = members.self().nodeId();
         Path home = dir.resolve("node-" + id);
         PartitionLog log = PartitionLog.open(home.resolve("__cluster_metadata-0"), LogConfig.defaults(),
                 System::currentTimeMillis, scheduler);
-        RaftMetadataQuorum quorum = new RaftMetadataQuorum(id, quorumVoters, "test-cluster", home,
+        RaftMetadataQuorum quorum = new RaftMetadataQuorum(members, "test-cluster", home,
                 new MetadataLog(log), snapshotInterval, properties -> {
                     if (purgeUpToSnapshot) {
                         // Small segments, purged up to each snapshot: a voter that was away needs the snapshot.
@@ -161,6 +166,62 @@ class RaftMetadataQuorumTest {
         assertThatThrownBy(() -> voters.get(follower).quorum().propose(topics("refused"), 1_000L).get())
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(NotControllerException.class);
         assertThat(voters.get(follower).quorum().activeControllerId()).isEqualTo(leader);
+    }
+
+    @Test
+    void aStaticQuorumRefusesVoterChangesAsKafkaDoesAtKraftVersionZero() throws Exception {
+        startAll(3);
+        int leader = awaitLeader();
+        RaftMetadataQuorum quorum = voters.get(leader).quorum();
+        assertThat(quorum.isDynamic()).isFalse();
+        assertThat(quorum.currentVoters()).isEqualTo(quorumVoters);
+        assertThatThrownBy(() -> quorum.addVoter(new QuorumVoter(4, "127.0.0.1", freePort(), Uuid.randomUuid()))
+                .get()).hasCauseInstanceOf(VoterChangeRefused.class)
+                .hasMessageContaining("doesn't support adding voter because the kraft.version feature is 0");
+        assertThatThrownBy(() -> quorum.removeVoter(1, Uuid.ZERO_UUID).get())
+                .hasCauseInstanceOf(VoterChangeRefused.class).hasMessageContaining("removing voter");
+    }
+
+    @Test
+    void aDynamicQuorumAddsAndRemovesVotersThroughRaft() throws Exception {
+        QuorumVoter one = new QuorumVoter(1, "127.0.0.1", freePort(), Uuid.randomUuid());
+        QuorumVoter two = new QuorumVoter(2, "127.0.0.1", freePort(), Uuid.randomUuid());
+        QuorumVoter three = new QuorumVoter(3, "127.0.0.1", freePort(), Uuid.randomUuid());
+        start(new VoterSet(one, List.of(one), true, 0)); // formatted --standalone
+        assertThat(awaitLeader()).isEqualTo(1);
+        propose(1, "before");
+        start(new VoterSet(two, List.of(), true, 0)); // formatted --no-initial-controllers: waits to be added
+        start(new VoterSet(three, List.of(), true, 0));
+        RaftMetadataQuorum leader = voters.get(1).quorum();
+        assertThat(voters.get(2).quorum().activeControllerId()).as("not added: no leader known").isEqualTo(-1);
+
+        leader.addVoter(two).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        leader.addVoter(three).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(leader.currentVoters()).containsExactly(one, two, three);
+        assertThat(propose(1, "after")).isEqualTo(1);
+        awaitTrue(() -> voters.values().stream().allMatch(voter -> voter.image().get().offset() == 1),
+                "the added voters caught up, the topic before their joining included");
+        assertThat(voters.get(2).quorum().currentVoters()).containsExactly(one, two, three);
+        assertThat(voters.get(3).quorum().activeControllerId()).isEqualTo(1);
+        assertThatThrownBy(() -> leader.addVoter(two).get()).hasCauseInstanceOf(VoterChangeRefused.class)
+                .hasMessageContaining("already part of the set of voters");
+
+        // Restarted, an added voter takes its voters from its Raft log, not from how it was formatted.
+        voters.remove(3).quorum().close();
+        start(new VoterSet(three, List.of(), true, 0));
+        awaitTrue(() -> voters.get(3).quorum().currentVoters().size() == 3, "the restarted voter knows all three");
+        assertThat(propose(1, "restarted")).isEqualTo(2);
+        awaitTrue(() -> voters.get(3).image().get().offset() == 2, "the restarted voter applies what follows");
+
+        assertThatThrownBy(() -> leader.removeVoter(3, Uuid.randomUuid()).get())
+                .hasCauseInstanceOf(VoterChangeRefused.class).hasMessageContaining("Cannot remove voter 3");
+        AtomicReference<Boolean> removedStopped = new AtomicReference<>(false);
+        voters.get(3).quorum().onShutdown(() -> removedStopped.set(true));
+        leader.removeVoter(3, three.directoryId()).get(WAIT_MS, TimeUnit.MILLISECONDS);
+        assertThat(leader.currentVoters()).containsExactly(one, two);
+        awaitTrue(removedStopped::get, "the removed voter told to stop");
+        assertThat(propose(1, "two-left")).as("a majority of the two voters commits").isEqualTo(3);
+        awaitTrue(() -> voters.get(2).image().get().offset() == 3, "the other voter applies it");
     }
 
     @Test
