@@ -82,6 +82,8 @@ final class MetadataLayer implements AutoCloseable {
     final BrokerSessions sessions;
     /** Only on a voter: the quorum's voters, and (a dynamic quorum's) how they change. */
     final QuorumMembership membership;
+    /** Only in a cluster: this node's client of the others (controllers, and the leaders it follows). */
+    final NodeClients clients;
     private final MetadataLog metadataLog;
     private final BrokerConfig config;
     private final String clusterId;
@@ -90,9 +92,10 @@ final class MetadataLayer implements AutoCloseable {
 
     private MetadataLayer(MetadataManager metadata, BrokerConfigLayers configLayers, TopicController topics,
                           ControllerChannel controller, BrokerSessions sessions, QuorumMembership membership,
-                          MetadataLog metadataLog, BrokerConfig config, String clusterId,
+                          NodeClients clients, MetadataLog metadataLog, BrokerConfig config, String clusterId,
                           ScheduledExecutorService scheduler, Closer closer) {
         this.membership = membership;
+        this.clients = clients;
         this.metadataLog = metadataLog;
         this.metadata = metadata;
         this.configLayers = configLayers;
@@ -147,7 +150,7 @@ final class MetadataLayer implements AutoCloseable {
                         SESSION_CHECK_INTERVAL_MS));
             }
             return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, membership,
-                    log, config, storage.meta.clusterId(), lifecycle, closer);
+                    clients, log, config, storage.meta.clusterId(), lifecycle, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();
             throw e;

@@ -10,13 +10,15 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
+import dev.spool.broker.replica.ReplicaFetchSettings;
+import dev.spool.broker.replica.ReplicaFetchers;
 
 /**
  * The broker's third layer: the partitions this broker hosts (following the metadata image), the write
  * path into them (one appender queue per partition on the I/O threads) and the read path out of them
- * (fetch sessions), and the purgatory where parked fetches and acks=all produces wait. The replica fetcher will join here, reading from other brokers'
- * leaders into the same partitions. Closed writes first, then reads, then the partitions. Immutable
- * once started.
+ * (fetch sessions), the purgatory where parked fetches and acks=all produces wait, and in a cluster the replica
+ * fetchers, which copy the partitions this broker follows from their leaders. Closed writes first, then reads and
+ * the fetchers, then the partitions. Immutable once started.
  */
 final class PartitionLayer implements AutoCloseable {
 
@@ -41,6 +43,11 @@ final class PartitionLayer implements AutoCloseable {
             PartitionManager partitions = closer.register(new PartitionManager(config.nodeId(), storage.logs,
                     metadata.configLayers::topicLogDefaults));
             metadata.metadata.addListener(partitions);
+            if (metadata.clients != null) {
+                // After the partition manager: a partition is hosted, with its new assignment, before it is followed.
+                metadata.metadata.addListener(closer.register(new ReplicaFetchers(config.nodeId(), partitions,
+                        metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config))));
+            }
             // One purgatory: parked fetches and acks=all produces wait on the same thread, closed after both.
             ThreadWaitTimer purgatory = closer.register(new ThreadWaitTimer("spool-purgatory"));
             HostedPartitionLookup hosted = new HostedPartitionLookup(partitions, metadata.metadata::image);

@@ -180,7 +180,7 @@ class DiskFullIT {
         }
         // Kafka stops a broker whose every log dir has failed; bin/spool exits 1 after its shutdown hook
         assertThat(spool.awaitExit(60_000)).as("exit code").isEqualTo(1);
-        assertThat(spool.output()).anyMatch(line -> line.contains("Shutting the broker down: every log dir"));
+        assertThat(spool.output()).anyMatch(line -> line.contains("Shutting the node down: every log dir"));
     }
 
     private Errors listOffsetsError(String topic) throws java.io.IOException {

@@ -135,6 +135,23 @@ public final class SpoolProcess implements AutoCloseable {
         stop(process);
     }
 
+    /** Stops the process with SIGSTOP (a long pause: it neither answers nor times out) until {@link #resume}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a {@link #pause}d process run again (SIGCONT). */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** Kills the broker with SIGKILL (a crash: no clean shutdown) and keeps its data. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

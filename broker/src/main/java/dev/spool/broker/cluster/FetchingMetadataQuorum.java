@@ -272,15 +272,10 @@ public final class FetchingMetadataQuorum implements MetadataQuorum {
 
     /** Appends the whole batches of {@code fetched} (a fetch may end inside one) and publishes each. */
     private void appendAndPublish(ByteBuffer fetched) throws IOException {
+        int end = fetched.position() + RecordBatch.wholeBatchesLength(fetched);
         List<ByteBuffer> batches = new ArrayList<>();
-        int end = fetched.position();
-        while (true) {
-            int size = RecordBatch.sizeAt(fetched, end);
-            if (size < 0 || fetched.limit() - end < size) {
-                break;
-            }
-            batches.add(fetched.duplicate().position(end).limit(end + size).slice());
-            end += size;
+        for (int start = fetched.position(); start < end; start += RecordBatch.sizeAt(fetched, start)) {
+            batches.add(fetched.duplicate().position(start).limit(start + RecordBatch.sizeAt(fetched, start)).slice());
         }
         if (batches.isEmpty()) {
             return;

@@ -199,6 +199,22 @@ public final class BrokerConfig {
             "broker.heartbeat.interval.ms", 2000, "How often a broker sends the controller its heartbeat.")
             .validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<Integer> REPLICA_FETCH_WAIT_MAX_MS = ConfigKey.integer("replica.fetch.wait.max.ms",
+            500, "How long a follower's fetch waits at the leader for new records (the delay of an idle "
+                    + "partition's high watermark reaching the follower).")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> REPLICA_FETCH_MIN_BYTES = ConfigKey.integer("replica.fetch.min.bytes", 1,
+            "The bytes a follower's fetch waits for at the leader.").validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> REPLICA_FETCH_MAX_BYTES = ConfigKey.integer("replica.fetch.max.bytes",
+            1048576, "The bytes a follower's fetch asks of each partition (at least one batch is sent).")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> REPLICA_FETCH_RESPONSE_MAX_BYTES = ConfigKey.integer(
+            "replica.fetch.response.max.bytes", 10485760, "The bytes of a follower's whole fetch response.")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> REPLICA_FETCH_BACKOFF_MS = ConfigKey.integer("replica.fetch.backoff.ms",
+            1000, "How long a follower waits after a failed fetch from a leader.")
+            .validatedBy(ConfigValidator.atLeast(0));
+
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
@@ -219,7 +235,9 @@ public final class BrokerConfig {
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
             GROUP_COORDINATOR_THREADS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
-            BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, METRICS_LISTENER);
+            BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
+            REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,
+            REPLICA_FETCH_BACKOFF_MS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

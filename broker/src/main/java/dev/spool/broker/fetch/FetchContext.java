@@ -75,7 +75,8 @@ record FetchContext(List<FetchPartitionState> partitions, int responseSessionId,
         for (FetchTopic topic : topics) {
             for (FetchPartition partition : topic.partitions()) {
                 partitions.add(new FetchPartitionState(key(topic, partition.partition(), usesTopicIds),
-                        partition.fetchOffset(), partition.partitionMaxBytes(), partition.currentLeaderEpoch()));
+                        partition.fetchOffset(), partition.partitionMaxBytes(), partition.currentLeaderEpoch(),
+                        partition.lastFetchedEpoch()));
             }
         }
         return partitions;

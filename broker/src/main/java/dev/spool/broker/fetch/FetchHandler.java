@@ -29,6 +29,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
 
     private static final byte READ_COMMITTED = 1;
     private static final int NO_PREFERRED_READ_REPLICA = -1;
+    private static final short FIRST_VERSION_WITH_REPLICA_STATE = 15;
 
     private final FetchReader reader;
     private final FetchSessionCache sessions;
@@ -65,7 +66,10 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         }
         boolean readCommitted = request.isolationLevel() == READ_COMMITTED;
         int maxBytes = request.maxBytes();
-        FetchReader.Result first = reader.read(fetch.partitions(), maxBytes);
+        // A follower names itself in ReplicaState (v15+) or, before, in ReplicaId; a consumer is -1.
+        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
+                : request.replicaId();
+        FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, clockMs.getAsLong());
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
                 || first.anyError()) {
             return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
@@ -75,7 +79,8 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
             watches.add(new DelayedFetch.Watch(read.partition(), read.readBound(),
                     Math.max(0, read.state().partitionMaxBytes())));
         }
-        DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes),
+        DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
+                clockMs.getAsLong()),
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();
@@ -127,6 +132,9 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>(0) : null)
                     .setPreferredReadReplica(NO_PREFERRED_READ_REPLICA)
                     .setRecords(read.records());
+            if (read.divergingEpoch() != null) {
+                answer.setDivergingEpoch(read.divergingEpoch());
+            }
             if (read.error() == Errors.NOT_LEADER_OR_FOLLOWER && read.partition() != null) {
                 // Where the leader is (KIP-951): the client goes there without refreshing its metadata first.
                 answer.setCurrentLeader(new FetchResponseData.LeaderIdAndEpoch()

@@ -17,11 +17,19 @@ final class FetchPartitionState {
     private long fetchOffset;
     private int partitionMaxBytes;
     private int currentLeaderEpoch;
+    /** A follower's: the epoch of the last batch it has, which the leader checks its log against (-1: none). */
+    private final int lastFetchedEpoch;
     private long sentHighWatermark = NOT_SENT;
     private long sentLastStableOffset = NOT_SENT;
     private long sentLogStartOffset = NOT_SENT;
 
     FetchPartitionState(FetchPartitionKey key, long fetchOffset, int partitionMaxBytes, int currentLeaderEpoch) {
+        this(key, fetchOffset, partitionMaxBytes, currentLeaderEpoch, -1);
+    }
+
+    FetchPartitionState(FetchPartitionKey key, long fetchOffset, int partitionMaxBytes, int currentLeaderEpoch,
+                        int lastFetchedEpoch) {
+        this.lastFetchedEpoch = lastFetchedEpoch;
         this.key = key;
         this.fetchOffset = fetchOffset;
         this.partitionMaxBytes = partitionMaxBytes;
@@ -42,6 +50,10 @@ final class FetchPartitionState {
 
     int currentLeaderEpoch() {
         return currentLeaderEpoch;
+    }
+
+    int lastFetchedEpoch() {
+        return lastFetchedEpoch;
     }
 
     /** A request of the session names this partition again, with what may have changed. */

@@ -7,6 +7,7 @@ import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.OffsetOutOfRangeException;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.ByteBufferRecords;
 import dev.spool.protocol.types.Records;
 import java.io.IOException;
@@ -39,7 +40,17 @@ final class FetchReader {
         this.lookup = lookup;
     }
 
+    /** A consumer's read: up to the high watermark. */
     Result read(List<FetchPartitionState> partitions, int responseMaxBytes) {
+        return read(partitions, responseMaxBytes, -1, 0);
+    }
+
+    /**
+     * A read for {@code replicaId}: a consumer's (-1) up to the high watermark; a follower's up to the log end,
+     * its fetch offset recorded as its progress at {@code nowMs} (which may move the high watermark), its log
+     * checked against the leader's first.
+     */
+    Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long nowMs) {
         List<PartitionRead> reads = new ArrayList<>(partitions.size());
         long remainingBytes = Math.max(0, responseMaxBytes);
         boolean minOneBatch = true;
@@ -47,7 +58,8 @@ final class FetchReader {
         boolean anyError = false;
         for (FetchPartitionState state : partitions) {
             int maxBytes = (int) Math.min(Math.max(0, state.partitionMaxBytes()), remainingBytes);
-            PartitionRead read = readPartition(state, maxBytes, minOneBatch);
+            PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch)
+                    : readForFollower(state, maxBytes, minOneBatch, replicaId, nowMs);
             int size = read.records().sizeInBytes();
             if (size > 0) {
                 minOneBatch = false;
@@ -61,9 +73,61 @@ final class FetchReader {
     }
 
     private PartitionRead readPartition(FetchPartitionState state, int maxBytes, boolean minOneBatch) {
-        FetchPartitionKey key = state.key();
-        Partition partition = key.usesTopicId() ? lookup.byId(key.topicId(), key.partition())
+        Partition partition = find(state.key());
+        PartitionRead refused = refusal(state, partition);
+        if (refused != null) {
+            return refused;
+        }
+        // Taken once: the offset answered and the bound of the read are the same high watermark.
+        return readUpTo(state, partition, partition.log().highWatermarkMetadata(), maxBytes, minOneBatch);
+    }
+
+    /**
+     * A follower's read: up to the leader's log end. A follower whose last batch's epoch ends earlier in the
+     * leader's log than where it fetches from (it has records the leader never committed) is told where it
+     * diverged instead (Fetch v12's DivergingEpoch), and truncates there. The fetch offset is the follower's log end.
+     */
+    private PartitionRead readForFollower(FetchPartitionState state, int maxBytes, boolean minOneBatch, int replicaId,
+                                          long nowMs) {
+        Partition partition = find(state.key());
+        PartitionRead refused = refusal(state, partition);
+        if (refused != null) {
+            return refused;
+        }
+        PartitionLog log = partition.log();
+        if (state.lastFetchedEpoch() >= 0) {
+            long[] epochAndEnd = OffsetForLeaderEpochHandler.endOffsetFor(state.lastFetchedEpoch(),
+                    log.leaderEpochs().entries(), partition.leaderEpoch(), log.logEndOffset());
+            if (epochAndEnd[0] < state.lastFetchedEpoch() || epochAndEnd[1] < state.fetchOffset()) {
+                return new PartitionRead(state, partition, Errors.NONE, log.highWatermark(), log.highWatermark(),
+                        log.logStartOffset(), NO_RECORDS, log.logEndMetadata(), new FetchResponseData.EpochEndOffset()
+                                .setEpoch((int) epochAndEnd[0]).setEndOffset(epochAndEnd[1]));
+            }
+        }
+        PartitionRead read = readUpTo(state, partition, log.logEndMetadata(), maxBytes, minOneBatch);
+        if (read.error() != Errors.NONE) {
+            return read;
+        }
+        try {
+            partition.onFollowerFetch(lookup.localId(), replicaId, state.fetchOffset(), nowMs);
+        } catch (IOException e) {
+            LOG.error("Cannot move the high watermark of {}", partition, e);
+            return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);
+        }
+        // The follower learns the high watermark its fetch may just have moved.
+        long highWatermark = log.highWatermark();
+        return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, read.logStartOffset(),
+                read.records(), read.readBound());
+    }
+
+    private Partition find(FetchPartitionKey key) {
+        return key.usesTopicId() ? lookup.byId(key.topicId(), key.partition())
                 : lookup.byName(key.topic(), key.partition());
+    }
+
+    /** Why this broker cannot serve the read (unknown, offline, not its leader, another epoch), or null. */
+    private PartitionRead refusal(FetchPartitionState state, Partition partition) {
+        FetchPartitionKey key = state.key();
         if (partition == null) {
             return PartitionRead.failed(state, null, key.usesTopicId() && !lookup.topicExists(key.topicId())
                     ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION);
@@ -75,12 +139,15 @@ final class FetchReader {
             return PartitionRead.failed(state, partition, Errors.NOT_LEADER_OR_FOLLOWER);
         }
         Errors epochError = LeaderEpochCheck.check(state.currentLeaderEpoch(), partition.leaderEpoch());
-        if (epochError != Errors.NONE) {
-            return PartitionRead.failed(state, partition, epochError);
-        }
+        return epochError == Errors.NONE ? null : PartitionRead.failed(state, partition, epochError);
+    }
+
+    /** Reads the partition from the fetch offset up to {@code bound} (its high watermark, or a follower's log end). */
+    private PartitionRead readUpTo(FetchPartitionState state, Partition partition, LogOffsetMetadata bound,
+                                   int maxBytes, boolean minOneBatch) {
         PartitionLog log = partition.log();
-        // Taken once: the offset answered and the bound of the read are the same high watermark.
-        LogOffsetMetadata highWatermarkPosition = log.highWatermarkMetadata();
+        LogOffsetMetadata highWatermarkPosition = bound;
+        // A follower's read answers its log end here, and the high watermark afterwards.
         long highWatermark = highWatermarkPosition.offset();
         long logStartOffset = log.logStartOffset();
         long fetchOffset = state.fetchOffset();

@@ -46,4 +46,9 @@ public final class HostedPartitionLookup implements PartitionLookup {
     public boolean leads(Partition partition) {
         return partition.assignment().leader() == partitions.nodeId();
     }
+
+    @Override
+    public int localId() {
+        return partitions.nodeId();
+    }
 }

@@ -40,6 +40,11 @@ public final class MetadataPartitionLookup implements PartitionLookup {
     }
 
     @Override
+    public int localId() {
+        return hosted.localId();
+    }
+
+    @Override
     public boolean topicExists(Uuid topicId) {
         return METADATA_TOPIC_ID.equals(topicId) || hosted.topicExists(topicId);
     }

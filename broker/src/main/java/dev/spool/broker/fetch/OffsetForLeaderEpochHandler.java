@@ -76,7 +76,7 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
      * known one ends where the first known one starts. The current leader epoch counts as started at the
      * log end offset even before a record was written in it, as a new leader's cache would have it.
      */
-    static long[] endOffsetFor(int requested, Map<Integer, Long> startOffsets, int currentEpoch, long logEndOffset) {
+    public static long[] endOffsetFor(int requested, Map<Integer, Long> startOffsets, int currentEpoch, long logEndOffset) {
         TreeMap<Integer, Long> epochs = new TreeMap<>(startOffsets);
         if (currentEpoch >= 0 && (epochs.isEmpty() || currentEpoch > epochs.lastKey())) {
             epochs.put(currentEpoch, logEndOffset);

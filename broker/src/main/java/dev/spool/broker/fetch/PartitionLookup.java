@@ -23,4 +23,9 @@ public interface PartitionLookup {
      * that does not lead (a follower, or no leader at all) answers NOT_LEADER_OR_FOLLOWER.
      */
     boolean leads(Partition partition);
+
+    /** This broker's id, which leads the partitions it {@link #leads}; -1 when unknown (tests). */
+    default int localId() {
+        return -1;
+    }
 }

@@ -3,6 +3,7 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogOffsetMetadata;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.Records;
 
 /**
@@ -15,11 +16,19 @@ import dev.spool.protocol.types.Records;
  * @param lastStableOffset the last stable offset (the high watermark until transactions exist)
  * @param logStartOffset   the log start offset when read
  * @param records          the batches read (a file region, or empty)
- * @param readBound        the high watermark with its position, which bounded the read (null with an error):
- *                         a parked fetch measures the bytes appended since by it
+ * @param readBound        the high watermark with its position (a follower's read: the log end), which bounded
+ *                         the read (null with an error): a parked fetch measures the bytes appended since by it
+ * @param divergingEpoch   for a follower whose log parted from the leader's: the largest epoch both have and where
+ *                         it ends in the leader's log (the follower truncates there); null otherwise
  */
 record PartitionRead(FetchPartitionState state, Partition partition, Errors error, long highWatermark,
-                     long lastStableOffset, long logStartOffset, Records records, LogOffsetMetadata readBound) {
+                     long lastStableOffset, long logStartOffset, Records records, LogOffsetMetadata readBound,
+                     FetchResponseData.EpochEndOffset divergingEpoch) {
+
+    PartitionRead(FetchPartitionState state, Partition partition, Errors error, long highWatermark,
+                  long lastStableOffset, long logStartOffset, Records records, LogOffsetMetadata readBound) {
+        this(state, partition, error, highWatermark, lastStableOffset, logStartOffset, records, readBound, null);
+    }
 
     static PartitionRead failed(FetchPartitionState state, Partition partition, Errors error) {
         return new PartitionRead(state, partition, error, -1L, -1L, -1L, FetchReader.NO_RECORDS, null);

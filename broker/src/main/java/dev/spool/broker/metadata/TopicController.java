@@ -32,14 +32,6 @@ import java.util.function.Function;
  */
 public final class TopicController {
 
-    /**
-     * Until brokers replicate partitions (followers fetching from the leader), more than one replica would look
-     * safe and be nothing of the kind: acks=all could never complete, and a new leader would have none of the
-     * old one's records. Refused, naming the reason.
-     */
-    private static final String NOT_REPLICATED_YET = "%s is not supported yet: Spool brokers do not copy "
-            + "partitions to each other yet, so a second replica would hold none of the leader's records; use 1.";
-
     private final TopicDefaults defaults;
     private final Function<Map<String, String>, String> configValidator;
 
@@ -157,15 +149,6 @@ public final class TopicController {
             return "replication: Unable to replicate the partition " + replicationFactor
                     + " time(s): The target replication factor of " + replicationFactor
                     + " cannot be reached because only " + live.size() + " broker(s) are registered.";
-        }
-        if (topic.assignments().isEmpty() && replicationFactor > 1) {
-            return "replication: " + NOT_REPLICATED_YET.formatted("Replication factor " + replicationFactor);
-        }
-        for (CreatableReplicaAssignment assignment : topic.assignments()) {
-            if (assignment.brokerIds().size() > 1) {
-                return "assignment: " + NOT_REPLICATED_YET.formatted("Replica assignment "
-                        + assignment.brokerIds() + " of partition " + assignment.partitionIndex());
-            }
         }
         String configProblem = configValidator.apply(overrides(topic));
         return configProblem == null ? null : "config: " + configProblem;

@@ -4,6 +4,7 @@ import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,6 +22,8 @@ public final class Partition {
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
     /** Listeners for as long as something follows the partition (a coordinator shard), not parked requests. */
     private final Set<AppendListener> commitWatchers = ConcurrentHashMap.newKeySet();
+    /** On the leader: each follower's progress, from its fetches. */
+    private final FollowerStates followers = new FollowerStates();
 
     public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, PartitionImage assignment) {
         this.topicPartition = topicPartition;
@@ -64,7 +67,47 @@ public final class Partition {
     }
 
     void setAssignment(PartitionImage assignment) {
+        if (assignment.leaderEpoch() != this.assignment.leaderEpoch()) {
+            followers.reset();
+        }
         this.assignment = assignment;
+    }
+
+    /**
+     * On the leader {@code localId}: follower {@code replicaId} fetched from {@code fetchOffset} (it has every record
+     * before it); the high watermark moves to the lowest log end offset of the ISR if that is past it, and then
+     * whoever waits on the partition is told.
+     */
+    public void onFollowerFetch(int localId, int replicaId, long fetchOffset, long nowMs) throws IOException {
+        followers.onFetch(replicaId, fetchOffset, log.logEndOffset(), nowMs);
+        maybeAdvanceHighWatermark(localId);
+    }
+
+    /**
+     * On the leader {@code localId}: moves the high watermark to the lowest log end offset among the in-sync
+     * replicas (a follower not heard from in this leadership counts as having nothing), if that is past it; tells
+     * the listeners when it moved. Called after a follower's fetch and when the ISR changed.
+     */
+    public void maybeAdvanceHighWatermark(int localId) throws IOException {
+        PartitionImage current = assignment;
+        if (current.leader() != localId) {
+            return;
+        }
+        long lowest = log.logEndOffset();
+        for (int replica : current.isr()) {
+            if (replica != localId) {
+                lowest = Math.min(lowest, followers.of(replica).logEndOffset());
+            }
+        }
+        if (lowest > log.highWatermark()) {
+            log.updateHighWatermark(lowest);
+            notifyAppended();
+        }
+    }
+
+    /** What the leader knows of follower {@code replicaId}; its log end offset is -1 until it fetched. */
+    public FollowerStates.FollowerState follower(int replicaId) {
+        return followers.of(replicaId);
     }
 
     /** Registers a listener told of every append until it is removed (a parked fetch watching this partition). */

@@ -160,6 +160,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                     }
                 } else {
                     partition.setAssignment(image);
+                    maybeAdvanceHighWatermark(partition);
                     if (configMayHaveChanged
                             && !config.asProperties().equals(partition.log().config().asProperties())) {
                         partition.log().updateConfig(config);
@@ -181,15 +182,27 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                 log.updateConfig(config);
             }
             writePartitionMetadata(log.dir(), topicId);
-            // The only replica leads with itself as the whole ISR: its high watermark is its log end at once
-            // (the checkpointed one lags after a crash, which would hide acknowledged records until the next append).
-            log.updateHighWatermark(log.logEndOffset());
+            if (assignment.replicas().size() == 1) {
+                // The only replica leads with itself as the whole ISR: its high watermark is its log end at once (the
+                // checkpointed one lags after a crash, which would hide acknowledged records until the next append).
+                // A replicated partition's high watermark moves only as its followers fetch.
+                log.updateHighWatermark(log.logEndOffset());
+            }
             return new Partition(topicPartition, topicId, log, assignment);
         } catch (LogDirOfflineException e) {
             LOG.error("Partition {} is not hosted: {}", topicPartition, e.getMessage());
             return null;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the log of " + topicPartition, e);
+        }
+    }
+
+    /** The ISR may have shrunk: a leader's high watermark may move (a failed disk is answered elsewhere). */
+    private void maybeAdvanceHighWatermark(Partition partition) {
+        try {
+            partition.maybeAdvanceHighWatermark(nodeId);
+        } catch (IOException e) {
+            LOG.error("Cannot move the high watermark of {}", partition, e);
         }
     }
 

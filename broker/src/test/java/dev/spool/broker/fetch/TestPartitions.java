@@ -56,6 +56,16 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
         return created;
     }
 
+    /** A partition replicated on {@code replicas}, all in sync, led by this broker (1). */
+    Partition createReplicated(String topic, int partition, Uuid topicId, int leaderEpoch, List<Integer> replicas)
+            throws IOException {
+        Partition created = create(topic, partition, topicId, leaderEpoch);
+        Partition replicated = new Partition(created.topicPartition(), topicId, created.log(),
+                new PartitionImage(partition, replicas, replicas, 1, leaderEpoch, 0));
+        byName.put(topic + "-" + partition, replicated);
+        return replicated;
+    }
+
     /** Appends one batch of {@code records} records of {@code valueBytes} bytes each, timestamps from {@code firstTimestampMs}. */
     static void append(Partition partition, int records, int valueBytes, long firstTimestampMs) {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
@@ -71,6 +81,11 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
             throw new UncheckedIOException(e);
         }
         partition.notifyAppended();
+    }
+
+    @Override
+    public int localId() {
+        return 1;
     }
 
     /** This broker is node 1, the leader of every partition made here. */

@@ -191,16 +191,22 @@ class TopicControllerTest {
     }
 
     @Test
-    void moreThanOneReplicaIsRefusedUntilBrokersReplicate() {
+    void severalReplicasArePlacedOnDistinctBrokersAllInSyncTheFirstLeading() {
         MetadataImage three = registered(registered(ONE_BROKER, 2), 3);
-        List<CreatableTopicResult> results = controller.createTopics(three, List.of(topic("triple", 1, 3),
+        MetadataImage image = applied(three, controller.createTopics(three, List.of(topic("triple", 3, 3),
                 new CreatableTopic().setName("assigned").setNumPartitions(-1).setReplicationFactor((short) -1)
                         .setAssignments(List.of(new CreatableReplicaAssignment().setPartitionIndex(0)
-                                .setBrokerIds(List.of(1, 2))))), false).result();
-        assertThat(results.get(0).errorCode()).isEqualTo(Errors.INVALID_REPLICATION_FACTOR.code());
-        assertThat(results.get(0).errorMessage()).contains("Replication factor 3 is not supported yet");
-        assertThat(results.get(1).errorCode()).isEqualTo(Errors.INVALID_REPLICA_ASSIGNMENT.code());
-        assertThat(results.get(1).errorMessage()).contains("not supported yet");
+                                .setBrokerIds(List.of(3, 1))))), false));
+        for (PartitionImage partition : image.topic("triple").partitions().values()) {
+            assertThat(partition.replicas()).as("three distinct brokers").hasSize(3).doesNotHaveDuplicates();
+            assertThat(partition.isr()).isEqualTo(partition.replicas());
+            assertThat(partition.leader()).isEqualTo(partition.replicas().get(0));
+        }
+        assertThat(image.topic("triple").partitions().values()).extracting(PartitionImage::leader)
+                .as("leadership spread").containsOnly(1, 2, 3);
+        PartitionImage assigned = image.topic("assigned").partitions().get(0);
+        assertThat(assigned.replicas()).as("as assigned").containsExactly(3, 1);
+        assertThat(assigned.leader()).isEqualTo(3);
     }
 
     @Test

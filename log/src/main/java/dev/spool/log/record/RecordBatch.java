@@ -42,6 +42,21 @@ public final class RecordBatch {
     }
 
     /**
+     * How many bytes from the buffer's position up to its limit are whole batches: a fetch response may end
+     * inside its last batch, whose part is left for the next fetch.
+     */
+    public static int wholeBatchesLength(ByteBuffer buffer) {
+        int end = buffer.position();
+        while (true) {
+            int size = sizeAt(buffer, end);
+            if (size < 0 || buffer.limit() - end < size) {
+                return end - buffer.position();
+            }
+            end += size;
+        }
+    }
+
+    /**
      * Whether the batch starting at {@code startIndex} names a codec other than none in its attributes;
      * false when the bytes before the limit end before its attributes.
      */

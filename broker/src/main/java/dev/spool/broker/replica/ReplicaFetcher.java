@@ -1,0 +1,232 @@
+package dev.spool.broker.replica;
+
+import dev.spool.broker.client.NodeAddress;
+import dev.spool.broker.client.NodeClients;
+import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.PartitionLog;
+import dev.spool.log.TopicPartition;
+import dev.spool.log.record.RecordBatch;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.FetchRequestData;
+import dev.spool.protocol.message.FetchResponseData;
+import dev.spool.protocol.types.ByteBufferRecords;
+import dev.spool.protocol.types.Uuid;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A follower's fetcher from one leader broker (Kafka's replica fetcher thread): one thread sends that broker Fetch
+ * requests as replica {@code nodeId} for every partition it leads and this broker follows, from each partition's
+ * log end, with the epoch of its last batch; appends the batches as they came (offsets and epochs kept), moves the
+ * high watermark to the leader's (capped at its own log end), and truncates where the leader says the logs
+ * diverged (DivergingEpoch). Partitions come and go as leadership moves. Thread-safe.
+ */
+final class ReplicaFetcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
+    /** v15: the follower names itself and its broker epoch in ReplicaState; topics by id. */
+    private static final short FETCH_VERSION = 15;
+
+    private final int nodeId;
+    private final int sourceId;
+    private final NodeClients clients;
+    private final IntFunction<NodeAddress> addresses;
+    private final LongSupplier brokerEpoch;
+    private final ReplicaFetchSettings settings;
+    private final Map<TopicPartition, Partition> followed = new ConcurrentHashMap<>();
+    private final Object changed = new Object();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    ReplicaFetcher(int nodeId, int sourceId, NodeClients clients, IntFunction<NodeAddress> addresses,
+                   LongSupplier brokerEpoch, ReplicaFetchSettings settings) {
+        this.nodeId = nodeId;
+        this.sourceId = sourceId;
+        this.clients = clients;
+        this.addresses = addresses;
+        this.brokerEpoch = brokerEpoch;
+        this.settings = settings;
+        this.thread = new Thread(this::run, "spool-replica-fetcher-" + sourceId);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    void follow(Partition partition) {
+        if (followed.put(partition.topicPartition(), partition) == null) {
+            synchronized (changed) {
+                changed.notifyAll();
+            }
+        }
+    }
+
+    void unfollow(TopicPartition topicPartition) {
+        followed.remove(topicPartition);
+    }
+
+
+    private void run() {
+        while (running) {
+            try {
+                List<Partition> partitions = current();
+                NodeAddress leader = addresses.apply(sourceId);
+                if (partitions.isEmpty() || leader == null) {
+                    synchronized (changed) {
+                        changed.wait(settings.backoffMs());
+                    }
+                    continue;
+                }
+                if (!fetchOnce(leader, partitions)) {
+                    Thread.sleep(settings.backoffMs());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                if (running) {
+                    LOG.debug("Fetch from broker {} failed: {}", sourceId, e.toString());
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(settings.backoffMs()));
+                }
+            }
+        }
+    }
+
+    /** The partitions whose leader is still the source broker. */
+    private List<Partition> current() {
+        List<Partition> partitions = new ArrayList<>();
+        for (Partition partition : followed.values()) {
+            if (partition.assignment().leader() == sourceId && !partition.isOffline()) {
+                partitions.add(partition);
+            }
+        }
+        return partitions;
+    }
+
+    /** One fetch of every partition; false when every partition failed (the next fetch waits the backoff). */
+    private boolean fetchOnce(NodeAddress leader, List<Partition> partitions) throws Exception {
+        Map<Uuid, FetchRequestData.FetchTopic> topics = new HashMap<>();
+        Map<String, Partition> byKey = new HashMap<>();
+        for (Partition partition : partitions) {
+            PartitionLog log = partition.log();
+            topics.computeIfAbsent(partition.topicId(), id -> new FetchRequestData.FetchTopic().setTopicId(id)
+                            .setTopic(partition.topicPartition().topic()).setPartitions(new ArrayList<>()))
+                    .partitions().add(new FetchRequestData.FetchPartition()
+                            .setPartition(partition.topicPartition().partition())
+                            .setCurrentLeaderEpoch(partition.leaderEpoch())
+                            .setFetchOffset(log.logEndOffset())
+                            .setLastFetchedEpoch(log.leaderEpochs().latestEpoch())
+                            .setLogStartOffset(log.logStartOffset())
+                            .setPartitionMaxBytes(settings.partitionMaxBytes()));
+            byKey.put(partition.topicId() + "-" + partition.topicPartition().partition(), partition);
+        }
+        FetchRequestData request = new FetchRequestData().setReplicaId(-1)
+                .setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(nodeId)
+                        .setReplicaEpoch(brokerEpoch.getAsLong()))
+                .setMaxWaitMs(settings.maxWaitMs()).setMinBytes(settings.minBytes())
+                .setMaxBytes(settings.responseMaxBytes()).setSessionId(0).setSessionEpoch(-1)
+                .setTopics(new ArrayList<>(topics.values()));
+        FetchResponseData response = clients.connection(leader).<FetchResponseData>send(ApiKey.FETCH, FETCH_VERSION,
+                request).get(settings.maxWaitMs() + 30_000L, TimeUnit.MILLISECONDS);
+        if (response.errorCode() != Errors.NONE.code()) {
+            LOG.debug("Broker {} answered a replica fetch with {}", sourceId, Errors.nameOf(response.errorCode()));
+            return false;
+        }
+        boolean anyServed = false;
+        for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
+            for (FetchResponseData.PartitionData data : topic.partitions()) {
+                Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
+                if (partition != null && partition.assignment().leader() == sourceId) {
+                    anyServed |= onFetched(partition, data);
+                }
+            }
+        }
+        return anyServed;
+    }
+
+    /** Applies one partition's answer; whether it was served (no error). */
+    private boolean onFetched(Partition partition, FetchResponseData.PartitionData data) throws IOException {
+        PartitionLog log = partition.log();
+        if (data.errorCode() != Errors.NONE.code()) {
+            LOG.debug("Broker {} answered the fetch of {} with {}", sourceId, partition,
+                    Errors.nameOf(data.errorCode()));
+            return false;
+        }
+        FetchResponseData.EpochEndOffset diverging = data.divergingEpoch();
+        if (diverging.epoch() >= 0 || diverging.endOffset() >= 0) {
+            truncate(partition, diverging);
+            return true;
+        }
+        if (data.records() instanceof ByteBufferRecords records) {
+            ByteBuffer fetched = records.buffer();
+            int whole = RecordBatch.wholeBatchesLength(fetched);
+            if (whole > 0) {
+                log.appendAsFollower(fetched.duplicate().limit(fetched.position() + whole).slice());
+            }
+        }
+        long highWatermark = Math.min(data.highWatermark(), log.logEndOffset());
+        if (highWatermark > log.highWatermark()) {
+            log.updateHighWatermark(highWatermark);
+        }
+        partition.notifyAppended();
+        return true;
+    }
+
+    /**
+     * The leader's log parted from this one after {@code diverging}'s epoch: truncates to where that epoch ends in
+     * both logs, the lower of the two (KIP-101, KIP-595's DivergingEpoch), and fetches again from there.
+     */
+    private void truncate(Partition partition, FetchResponseData.EpochEndOffset diverging) throws IOException {
+        PartitionLog log = partition.log();
+        long target = truncationOffset(diverging.epoch(), diverging.endOffset(), log.leaderEpochs().entries(),
+                log.logEndOffset(), log.highWatermark());
+        LOG.info("{}: the log diverged from leader {}'s after epoch {} (its end offset there {}): truncating to {}",
+                partition, sourceId, diverging.epoch(), diverging.endOffset(), target);
+        log.truncateTo(target);
+    }
+
+    /**
+     * Where a follower truncates when the leader says their logs diverged after {@code leaderEpoch}, which ends at
+     * {@code leaderEndOffset} in the leader's log: where that epoch ends in both logs, the lower (KIP-101); if the
+     * follower's largest epoch up to it is an older one, where that one ends (the next fetch checks again); if the
+     * leader knows no epoch of the follower's, its high watermark, which was committed.
+     *
+     * @param followerEpochs the follower's epochs and their start offsets
+     */
+    static long truncationOffset(int leaderEpoch, long leaderEndOffset, Map<Integer, Long> followerEpochs,
+                                 long followerLogEnd, long followerHighWatermark) {
+        if (leaderEpoch < 0) {
+            return followerHighWatermark;
+        }
+        long[] own = OffsetForLeaderEpochHandler.endOffsetFor(leaderEpoch, followerEpochs, -1, followerLogEnd);
+        if (own[0] == leaderEpoch) {
+            return Math.min(leaderEndOffset, own[1]);
+        }
+        return own[0] >= 0 ? own[1] : followerHighWatermark;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        synchronized (changed) {
+            changed.notifyAll();
+        }
+        // Not interrupted: an interrupt inside a log's file I/O would close its channel. A fetch waits
+        // replica.fetch.wait.max.ms at most, so the loop sees the flag soon.
+        try {
+            thread.join(settings.maxWaitMs() + 15_000L);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
