@@ -1,5 +1,6 @@
 package dev.spool.broker;
 
+import dev.spool.broker.api.AlterPartitionHandler;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.BrokerLifecycleHandler;
@@ -129,6 +130,7 @@ final class ApiLayer {
                     config.cluster(), metadataLayer.controller));
         }
         if (config.cluster().isVoter()) {
+            new AlterPartitionHandler(metadataLayer.metadata).registerIn(registry);
             registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
                     new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
             MetadataQuorum quorum = metadataLayer.metadata.quorum();

@@ -10,6 +10,7 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
+import dev.spool.broker.replica.IsrManager;
 import dev.spool.broker.replica.ReplicaFetchSettings;
 import dev.spool.broker.replica.ReplicaFetchers;
 
@@ -21,6 +22,9 @@ import dev.spool.broker.replica.ReplicaFetchers;
  * the fetchers, then the partitions. Immutable once started.
  */
 final class PartitionLayer implements AutoCloseable {
+
+    /** How often a leader looks for ISR changes: a caught-up replica rejoins within it. */
+    private static final long ISR_CHECK_INTERVAL_MS = 500;
 
     final PartitionManager partitions;
     final HostedPartitionLookup hosted;
@@ -47,6 +51,10 @@ final class PartitionLayer implements AutoCloseable {
                 // After the partition manager: a partition is hosted, with its new assignment, before it is followed.
                 metadata.metadata.addListener(closer.register(new ReplicaFetchers(config.nodeId(), partitions,
                         metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config))));
+                int lagTimeMaxMs = config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS);
+                closer.register(new IsrManager(config.nodeId(), partitions, metadata.controller,
+                        metadata.metadata::image, storage.clock::nowMs, lagTimeMaxMs, storage.scheduler,
+                        Math.max(1, Math.min(ISR_CHECK_INTERVAL_MS, lagTimeMaxMs / 2))));
             }
             // One purgatory: parked fetches and acks=all produces wait on the same thread, closed after both.
             ThreadWaitTimer purgatory = closer.register(new ThreadWaitTimer("spool-purgatory"));

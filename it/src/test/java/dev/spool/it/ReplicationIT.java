@@ -156,6 +156,35 @@ class ReplicationIT {
         }
     }
 
+    @Test
+    void aFollowerThatFallsBehindLeavesTheIsrAndRejoinsOnceCaughtUp() throws Exception {
+        // The session outlasts the pause: the follower is not fenced, the leader takes it out of the ISR itself.
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=60000",
+                "replica.lag.time.max.ms=3000"); Admin admin = admin(cluster.bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3)
+                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
+            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), "before", 100));
+            TopicPartitionInfo before = describe(admin).partitions().get(0);
+            int lagging = before.replicas().stream().map(Node::id).filter(id -> id != before.leader().id())
+                    .findFirst().orElseThrow();
+            // Paused: neither heartbeats nor fetches (a node of the quorum, so its controller work waits too).
+            cluster.node(lagging).pause();
+            try {
+                acknowledged.addAll(produce(cluster.node(before.leader().id()).bootstrap(), "lagging", 100));
+                awaitTrue(() -> !ids(describe(admin).partitions().get(0).isr()).contains(lagging),
+                        "the paused follower out of the ISR after replica.lag.time.max.ms");
+                acknowledged.addAll(produce(cluster.node(before.leader().id()).bootstrap(), "shrunk", 100));
+            } finally {
+                cluster.node(lagging).resume();
+            }
+            awaitTrue(() -> ids(describe(admin).partitions().get(0).isr()).contains(lagging),
+                    "the follower back in the ISR once caught up");
+            awaitTrue(() -> sameLogOnEveryReplica(cluster, 0), "its log the leader's");
+            assertThat(readAll(cluster.bootstrap(), acknowledged.size())).containsExactlyInAnyOrderElementsOf(
+                    acknowledged);
+        }
+    }
+
     /** Sends {@code count} records with acks=all and idempotence; the values acknowledged. */
     private static List<String> produce(String bootstrap, String prefix, int count) throws Exception {
         List<String> acknowledged = new ArrayList<>();

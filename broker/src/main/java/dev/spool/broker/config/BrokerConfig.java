@@ -215,6 +215,10 @@ public final class BrokerConfig {
             1000, "How long a follower waits after a failed fetch from a leader.")
             .validatedBy(ConfigValidator.atLeast(0));
 
+    public static final ConfigKey<Integer> REPLICA_LAG_TIME_MAX_MS = ConfigKey.integer("replica.lag.time.max.ms",
+            30000, "How long a follower may go without catching up with the leader's log end before the leader takes "
+                    + "it out of the ISR.").validatedBy(ConfigValidator.atLeast(1));
+
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
@@ -237,7 +241,7 @@ public final class BrokerConfig {
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,
-            REPLICA_FETCH_BACKOFF_MS, METRICS_LISTENER);
+            REPLICA_FETCH_BACKOFF_MS, REPLICA_LAG_TIME_MAX_MS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

@@ -1,0 +1,161 @@
+package dev.spool.broker.replica;
+
+import dev.spool.broker.cluster.ControllerChannel;
+import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.partition.FollowerStates;
+import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.TopicPartition;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.AlterPartitionRequestData;
+import dev.spool.protocol.message.AlterPartitionResponseData;
+import dev.spool.protocol.message.ApiKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's side of the ISR, as Kafka's leaders keep it: every so often, for each partition this broker leads,
+ * a follower in the ISR that has not been caught up for {@code replica.lag.time.max.ms} is taken out, and a replica
+ * out of the ISR whose log end has reached the high watermark (and the start of this leadership) is taken back in.
+ * Each change is asked of the active controller with AlterPartition (v3, with the members' broker epochs); the ISR
+ * changes when the controller's PartitionChangeRecord reaches the image, never before (the high watermark keeps
+ * counting the members of the image's ISR meanwhile). One request per partition in flight. Runs on the scheduler;
+ * thread-safe.
+ */
+public final class IsrManager implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IsrManager.class);
+    private static final short ALTER_PARTITION_VERSION = 3;
+
+    private final int nodeId;
+    private final PartitionManager partitions;
+    private final ControllerChannel controller;
+    private final Supplier<MetadataImage> image;
+    private final LongSupplier clockMs;
+    private final long lagTimeMaxMs;
+    private final Set<TopicPartition> inFlight = ConcurrentHashMap.newKeySet();
+    /** When this broker was first seen leading each partition in its leader epoch: a follower's grace period. */
+    private final Map<TopicPartition, long[]> leadingSince = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> task;
+
+    public IsrManager(int nodeId, PartitionManager partitions, ControllerChannel controller,
+                      Supplier<MetadataImage> image, LongSupplier clockMs, long lagTimeMaxMs,
+                      ScheduledExecutorService scheduler, long checkIntervalMs) {
+        this.nodeId = nodeId;
+        this.partitions = partitions;
+        this.controller = controller;
+        this.image = image;
+        this.clockMs = clockMs;
+        this.lagTimeMaxMs = lagTimeMaxMs;
+        this.task = scheduler.scheduleWithFixedDelay(this::check, checkIntervalMs, checkIntervalMs,
+                TimeUnit.MILLISECONDS);
+    }
+
+    void check() {
+        try {
+            long nowMs = clockMs.getAsLong();
+            for (Partition partition : partitions.all()) {
+                PartitionImage assignment = partition.assignment();
+                if (assignment.leader() != nodeId || assignment.replicas().size() < 2 || partition.isOffline()
+                        || inFlight.contains(partition.topicPartition())) {
+                    continue;
+                }
+                List<Integer> wanted = wantedIsr(partition, assignment, nowMs);
+                if (!wanted.equals(assignment.isr())) {
+                    send(partition, assignment, wanted);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("ISR check failed", e); // a thrown exception would end the periodic task
+        }
+    }
+
+    /** The ISR as this leader sees it now: the image's, lagging followers out, caught-up replicas in. */
+    private List<Integer> wantedIsr(Partition partition, PartitionImage assignment, long nowMs) {
+        long[] since = leadingSince.compute(partition.topicPartition(), (key, known) ->
+                known != null && known[0] == assignment.leaderEpoch() ? known
+                        : new long[] {assignment.leaderEpoch(), nowMs});
+        long highWatermark = partition.log().highWatermark();
+        Long epochStart = partition.log().leaderEpochs().entries().get(assignment.leaderEpoch());
+        long leadershipStart = epochStart != null ? epochStart : highWatermark;
+        List<Integer> wanted = new ArrayList<>();
+        for (int replica : assignment.replicas()) {
+            if (replica == nodeId) {
+                wanted.add(replica);
+                continue;
+            }
+            FollowerStates.FollowerState follower = partition.follower(replica);
+            if (assignment.isr().contains(replica)) {
+                long caughtUp = Math.max(follower.lastCaughtUpMs(), since[1]);
+                if (nowMs - caughtUp <= lagTimeMaxMs) {
+                    wanted.add(replica);
+                }
+            } else if (follower.logEndOffset() >= highWatermark && follower.logEndOffset() >= leadershipStart
+                    && isUnfenced(replica)) {
+                wanted.add(replica);
+            }
+        }
+        return wanted;
+    }
+
+    private boolean isUnfenced(int brokerId) {
+        BrokerRegistration broker = image.get().brokers().get(brokerId);
+        return broker != null && !broker.fenced();
+    }
+
+    private void send(Partition partition, PartitionImage assignment, List<Integer> isr) {
+        MetadataImage current = image.get();
+        BrokerRegistration self = current.brokers().get(nodeId);
+        if (self == null) {
+            return;
+        }
+        List<AlterPartitionRequestData.BrokerState> members = new ArrayList<>();
+        for (int member : isr) {
+            BrokerRegistration broker = current.brokers().get(member);
+            members.add(new AlterPartitionRequestData.BrokerState().setBrokerId(member)
+                    .setBrokerEpoch(broker == null ? -1 : broker.brokerEpoch()));
+        }
+        AlterPartitionRequestData request = new AlterPartitionRequestData().setBrokerId(nodeId)
+                .setBrokerEpoch(self.brokerEpoch()).setTopics(List.of(new AlterPartitionRequestData.TopicData()
+                        .setTopicId(partition.topicId()).setPartitions(List.of(new AlterPartitionRequestData
+                                .PartitionData().setPartitionIndex(partition.topicPartition().partition())
+                                .setLeaderEpoch(assignment.leaderEpoch()).setPartitionEpoch(assignment.partitionEpoch())
+                                .setNewIsrWithEpochs(members)))));
+        TopicPartition topicPartition = partition.topicPartition();
+        inFlight.add(topicPartition);
+        LOG.info("{}: asking the controller to change the ISR from {} to {}", partition, assignment.isr(), isr);
+        controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request).whenComplete((answer, failure) -> {
+            inFlight.remove(topicPartition);
+            if (failure != null) {
+                LOG.debug("AlterPartition of {} failed (retried at the next check): {}", partition, failure.toString());
+                return;
+            }
+            AlterPartitionResponseData response = (AlterPartitionResponseData) answer;
+            short error = response.errorCode() != Errors.NONE.code() ? response.errorCode()
+                    : response.topics().isEmpty() || response.topics().get(0).partitions().isEmpty()
+                    ? Errors.UNKNOWN_SERVER_ERROR.code()
+                    : response.topics().get(0).partitions().get(0).errorCode();
+            if (error != Errors.NONE.code()) {
+                // A stale epoch or a leadership that moved: the image will say what holds; the next check decides.
+                LOG.info("{}: the controller refused the ISR change to {}: {}", partition, isr, Errors.nameOf(error));
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        task.cancel(false);
+    }
+}
