@@ -165,17 +165,34 @@ class ReplicationIT {
                     .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
             List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), "before", 100));
             TopicPartitionInfo before = describe(admin).partitions().get(0);
-            int lagging = before.replicas().stream().map(Node::id).filter(id -> id != before.leader().id())
-                    .findFirst().orElseThrow();
-            // Paused: neither heartbeats nor fetches (a node of the quorum, so its controller work waits too).
-            cluster.node(lagging).pause();
-            try {
-                acknowledged.addAll(produce(cluster.node(before.leader().id()).bootstrap(), "lagging", 100));
-                awaitTrue(() -> !ids(describe(admin).partitions().get(0).isr()).contains(lagging),
-                        "the paused follower out of the ISR after replica.lag.time.max.ms");
-                acknowledged.addAll(produce(cluster.node(before.leader().id()).bootstrap(), "shrunk", 100));
-            } finally {
-                cluster.node(lagging).resume();
+            // The active controller when it is a follower: the ISR change must then wait out its election.
+            int quorumLeader = MetadataQuorumTool.leaderOf(KafkaTool.run(MetadataQuorumTool.MAIN_CLASS,
+                    "--bootstrap-server", cluster.bootstrap(), "describe", "--status").output());
+            int lagging = quorumLeader > 0 && quorumLeader != before.leader().id() ? quorumLeader
+                    : before.replicas().stream().map(Node::id).filter(id -> id != before.leader().id())
+                            .findFirst().orElseThrow();
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                    cluster.bootstrap(), "acks", "all", "enable.idempotence", "true", "delivery.timeout.ms",
+                    "120000"), new StringSerializer(), new StringSerializer())) {
+                // Its producer id first: the active controller that hands out ids may be the node paused next.
+                producer.send(new ProducerRecord<>(TOPIC, "first", "first")).get(30, TimeUnit.SECONDS);
+                acknowledged.add("first");
+                // Paused: neither heartbeats nor fetches (a node of the quorum, which may have to elect anew).
+                cluster.node(lagging).pause();
+                try {
+                    List<Future<RecordMetadata>> sent = new ArrayList<>();
+                    for (int i = 0; i < 100; i++) {
+                        sent.add(producer.send(new ProducerRecord<>(TOPIC, "key-" + i, "lagging-" + i)));
+                    }
+                    awaitTrue(() -> !ids(describe(admin).partitions().get(0).isr()).contains(lagging),
+                            "the paused follower out of the ISR after replica.lag.time.max.ms");
+                    for (int i = 0; i < 100; i++) {
+                        sent.get(i).get(60, TimeUnit.SECONDS);
+                        acknowledged.add("lagging-" + i);
+                    }
+                } finally {
+                    cluster.node(lagging).resume();
+                }
             }
             awaitTrue(() -> ids(describe(admin).partitions().get(0).isr()).contains(lagging),
                     "the follower back in the ISR once caught up");

@@ -38,6 +38,7 @@ public final class IsrManager implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IsrManager.class);
     private static final short ALTER_PARTITION_VERSION = 3;
+    private static final long REQUEST_TIMEOUT_MS = 5_000;
 
     private final int nodeId;
     private final PartitionManager partitions;
@@ -136,7 +137,10 @@ public final class IsrManager implements AutoCloseable {
         TopicPartition topicPartition = partition.topicPartition();
         inFlight.add(topicPartition);
         LOG.info("{}: asking the controller to change the ISR from {} to {}", partition, assignment.isr(), isr);
-        controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request).whenComplete((answer, failure) -> {
+        // Bounded: a request to a controller that stopped answering (paused, cut off) would otherwise hold the
+        // partition's slot for ever, and the ISR could never shrink.
+        controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request)
+                .orTimeout(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((answer, failure) -> {
             inFlight.remove(topicPartition);
             if (failure != null) {
                 LOG.debug("AlterPartition of {} failed (retried at the next check): {}", partition, failure.toString());
