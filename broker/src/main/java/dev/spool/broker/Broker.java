@@ -80,18 +80,17 @@ public final class Broker implements AutoCloseable {
             NetworkLayer network = closer.register(NetworkLayer.start(config, storage, metadata, partitions,
                     coordinators, apis, transport.join()));
             closer.handOver(startingTransport);
-            long elapsedMs;
-            if (config.cluster().isBroker()) {
-                MetadataLayer.Registration registration = metadata.register(network.advertised);
+            // A controller-only node registers no broker: no partition is placed on it, no client sent to it.
+            MetadataLayer.Registration registration = config.cluster().isBroker()
+                    ? metadata.register(network.advertised) : null;
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+            if (registration != null) {
                 // Closed first: a broker of a cluster asks to be fenced while it still serves.
                 closer.register(registration.lifecycle());
-                elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
                 LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {} (broker "
                         + "epoch {})", config.nodeId(), storage.meta.clusterId(), elapsedMs, network.bound,
                         network.advertised.get(0), registration.brokerEpoch());
             } else {
-                // A controller-only node registers no broker: no partition is placed on it, no client sent to it.
-                elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
                 LOG.info("Spool controller {} of cluster {} started in {} ms, listening on {}", config.nodeId(),
                         storage.meta.clusterId(), elapsedMs, network.bound);
             }
