@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +46,7 @@ import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
@@ -258,6 +260,26 @@ public final class RaftMetadataQuorum implements MetadataQuorum, QuorumMembershi
     public int epoch() {
         DivisionInfo info = info();
         return info == null ? 0 : (int) info.getCurrentTerm();
+    }
+
+    /** This voter's Raft state in one line: for logs, and for a test that timed out waiting on it. */
+    @Override
+    public String toString() {
+        RaftServer running = server;
+        if (running == null) {
+            return "voter " + nodeId + " (not started)";
+        }
+        try {
+            RaftServer.Division division = running.getDivision(group.getGroupId());
+            DivisionInfo info = division.getInfo();
+            RaftLog log = division.getRaftLog();
+            return "voter " + nodeId + ": " + info.getCurrentRole() + " in term " + info.getCurrentTerm()
+                    + ", leader " + info.getLeaderId() + ", log " + log.getStartIndex() + ".." + log.getNextIndex()
+                    + " committed " + log.getLastCommittedIndex() + " applied " + info.getLastAppliedIndex()
+                    + ", followers' match indexes " + Arrays.toString(info.getFollowerMatchIndices());
+        } catch (IOException e) {
+            return "voter " + nodeId + " (" + e.getMessage() + ")";
+        }
     }
 
     private DivisionInfo info() {
