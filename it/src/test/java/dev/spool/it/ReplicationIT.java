@@ -1,6 +1,11 @@
 package dev.spool.it;
 
 import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+import static dev.spool.it.ReplicatedTopics.admin;
+import static dev.spool.it.ReplicatedTopics.describe;
+import static dev.spool.it.ReplicatedTopics.ids;
+import static dev.spool.it.ReplicatedTopics.produce;
+import static dev.spool.it.ReplicatedTopics.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -44,8 +49,7 @@ class ReplicationIT {
         SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
                 "broker.heartbeat.interval.ms=500");
         try (Admin admin = admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, partitions, (short) 3)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
+            ReplicatedTopics.create(admin, TOPIC, partitions, 2);
         } catch (Exception | Error e) {
             cluster.close();
             throw e;
@@ -57,18 +61,18 @@ class ReplicationIT {
     void acknowledgedRecordsSurviveTheLeadersLossAndReplicasHoldTheLeadersBytes() throws Exception {
         try (SpoolCluster cluster = clusterWithTopic(3)) {
             try (Admin admin = admin(cluster.bootstrap())) {
-                TopicDescription described = describe(admin);
+                TopicDescription described = describe(admin, TOPIC);
                 for (TopicPartitionInfo partition : described.partitions()) {
                     assertThat(ids(partition.replicas())).hasSize(3);
                     assertThat(ids(partition.isr())).containsExactlyInAnyOrderElementsOf(ids(partition.replicas()));
                 }
             }
-            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), "before", 3000));
+            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), TOPIC, "before", 3000));
             awaitTrue(() -> sameLogOnEveryReplica(cluster, 0), "the followers' segments byte-identical to the leader's");
 
             int leader;
             try (Admin admin = admin(cluster.bootstrap())) {
-                leader = describe(admin).partitions().get(0).leader().id();
+                leader = describe(admin, TOPIC).partitions().get(0).leader().id();
             }
             // The leader is killed while a producer writes: what it acknowledged must be on the new leader.
             Set<String> acknowledgedDuring = ConcurrentHashMap.newKeySet();
@@ -79,7 +83,7 @@ class ReplicationIT {
             cluster.kill(leader);
             try (Admin admin = admin(cluster.bootstrap())) {
                 awaitTrue(() -> {
-                    Node now = describe(admin).partitions().get(0).leader();
+                    Node now = describe(admin, TOPIC).partitions().get(0).leader();
                     return now != null && now.id() != leader;
                 }, "another in-sync replica leading partition 0");
             }
@@ -88,9 +92,9 @@ class ReplicationIT {
             producing.set(false);
             writer.join(120_000);
             acknowledged.addAll(acknowledgedDuring);
-            acknowledged.addAll(produce(cluster.bootstrap(), "after", 1000));
+            acknowledged.addAll(produce(cluster.bootstrap(), TOPIC, "after", 1000));
 
-            List<String> read = readAll(cluster.bootstrap(), acknowledged.size());
+            List<String> read = readAll(cluster.bootstrap(), TOPIC, acknowledged.size());
             assertThat(read).as("no record read twice").doesNotHaveDuplicates();
             assertThat(read).as("every acknowledged record").containsAll(acknowledged);
 
@@ -102,10 +106,10 @@ class ReplicationIT {
     @Test
     void acksAllIsAnsweredOnlyOnceTheInSyncReplicasHaveTheRecords() throws Exception {
         try (SpoolCluster cluster = clusterWithTopic(1)) {
-            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), "before", 100));
+            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), TOPIC, "before", 100));
             int leader;
             try (Admin admin = admin(cluster.bootstrap())) {
-                leader = describe(admin).partitions().get(0).leader().id();
+                leader = describe(admin, TOPIC).partitions().get(0).leader().id();
             }
             List<Integer> followers = new ArrayList<>(List.of(1, 2, 3));
             followers.remove(Integer.valueOf(leader));
@@ -145,7 +149,7 @@ class ReplicationIT {
             }
             acknowledged.addAll(acknowledgedWhilePaused);
             acknowledged.addAll(acknowledgedLater);
-            List<String> read = readAll(cluster.bootstrap(), acknowledged.size());
+            List<String> read = readAll(cluster.bootstrap(), TOPIC, acknowledged.size());
             assertThat(read).as("no record read twice").doesNotHaveDuplicates();
             assertThat(read).as("every acknowledged record, on the new leader").containsAll(acknowledged);
 
@@ -161,10 +165,9 @@ class ReplicationIT {
         // The session outlasts the pause: the follower is not fenced, the leader takes it out of the ISR itself.
         try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=60000",
                 "replica.lag.time.max.ms=3000"); Admin admin = admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
-            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), "before", 100));
-            TopicPartitionInfo before = describe(admin).partitions().get(0);
+            ReplicatedTopics.create(admin, TOPIC, 1, 2);
+            List<String> acknowledged = new ArrayList<>(produce(cluster.bootstrap(), TOPIC, "before", 100));
+            TopicPartitionInfo before = describe(admin, TOPIC).partitions().get(0);
             // The active controller when it is a follower: the ISR change must then wait out its election.
             int quorumLeader = MetadataQuorumTool.leaderOf(KafkaTool.run(MetadataQuorumTool.MAIN_CLASS,
                     "--bootstrap-server", cluster.bootstrap(), "describe", "--status").output());
@@ -184,7 +187,7 @@ class ReplicationIT {
                     for (int i = 0; i < 100; i++) {
                         sent.add(producer.send(new ProducerRecord<>(TOPIC, "key-" + i, "lagging-" + i)));
                     }
-                    awaitTrue(() -> !ids(describe(admin).partitions().get(0).isr()).contains(lagging),
+                    awaitTrue(() -> !ids(describe(admin, TOPIC).partitions().get(0).isr()).contains(lagging),
                             "the paused follower out of the ISR after replica.lag.time.max.ms");
                     for (int i = 0; i < 100; i++) {
                         sent.get(i).get(60, TimeUnit.SECONDS);
@@ -194,30 +197,12 @@ class ReplicationIT {
                     cluster.node(lagging).resume();
                 }
             }
-            awaitTrue(() -> ids(describe(admin).partitions().get(0).isr()).contains(lagging),
+            awaitTrue(() -> ids(describe(admin, TOPIC).partitions().get(0).isr()).contains(lagging),
                     "the follower back in the ISR once caught up");
             awaitTrue(() -> sameLogOnEveryReplica(cluster, 0), "its log the leader's");
-            assertThat(readAll(cluster.bootstrap(), acknowledged.size())).containsExactlyInAnyOrderElementsOf(
+            assertThat(readAll(cluster.bootstrap(), TOPIC, acknowledged.size())).containsExactlyInAnyOrderElementsOf(
                     acknowledged);
         }
-    }
-
-    /** Sends {@code count} records with acks=all and idempotence; the values acknowledged. */
-    private static List<String> produce(String bootstrap, String prefix, int count) throws Exception {
-        List<String> acknowledged = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
-                "acks", "all", "enable.idempotence", "true", "delivery.timeout.ms", "60000", "linger.ms", "5"),
-                new StringSerializer(), new StringSerializer())) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                sent.add(producer.send(new ProducerRecord<>(TOPIC, "key-" + i, prefix + "-" + i)));
-            }
-            for (int i = 0; i < count; i++) {
-                sent.get(i).get(60, TimeUnit.SECONDS);
-                acknowledged.add(prefix + "-" + i);
-            }
-        }
-        return acknowledged;
     }
 
     /** Sends records (acks=all, idempotent) until {@code producing} is false, adding each acknowledged value. */
@@ -242,29 +227,6 @@ class ReplicationIT {
         }
     }
 
-    private static List<String> readAll(String bootstrap, int expected) {
-        List<String> read = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
-                "auto.offset.reset", "earliest", "enable.auto.commit", "false"), new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(TOPIC).stream()
-                    .map(info -> new TopicPartition(TOPIC, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.currentTimeMillis() + MetadataQuorumTool.AWAIT_MS;
-            while (read.size() < expected && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                    read.add(record.value());
-                }
-            }
-            // Anything more would be a duplicate: a last poll finds none.
-            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(1))) {
-                read.add(record.value());
-            }
-        }
-        return read;
-    }
-
     /** Whether partition {@code partition}'s segment is the same bytes on every node (once followers caught up). */
     private static boolean sameLogOnEveryReplica(SpoolCluster cluster, int partition) throws Exception {
         byte[] first = null;
@@ -281,17 +243,5 @@ class ReplicationIT {
             }
         }
         return true;
-    }
-
-    private static TopicDescription describe(Admin admin) throws Exception {
-        return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC);
-    }
-
-    private static List<Integer> ids(List<Node> nodes) {
-        return nodes.stream().map(Node::id).toList();
-    }
-
-    private static Admin admin(String bootstrap) {
-        return Admin.create(Map.of("bootstrap.servers", bootstrap, "default.api.timeout.ms", "30000"));
     }
 }

@@ -97,6 +97,12 @@ public final class LeaderEpochCache {
         persist();
     }
 
+    /** The offset {@code epoch} starts at in this log, or -1 if it has no entry (no batch of it, or truncated). */
+    public synchronized long startOffsetOf(int epoch) {
+        Long start = startOffsets.get(epoch);
+        return start == null ? -1 : start;
+    }
+
     public synchronized Map<Integer, Long> entries() {
         return new TreeMap<>(startOffsets);
     }

@@ -38,6 +38,11 @@ public final class ListOffsetsHandler implements ApiHandler {
     static final long EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6L;
     private static final long NO_TIMESTAMP = -1L;
     private static final long NO_OFFSET = -1L;
+    /**
+     * The replica id of a client's ListOffsets; a follower (its broker id) or a debugging tool (-2) is answered
+     * the log end for the latest offset, not the high watermark.
+     */
+    private static final int CONSUMER_REPLICA_ID = -1;
     private static final int NO_EPOCH = -1;
 
     private final PartitionLookup lookup;
@@ -55,14 +60,15 @@ public final class ListOffsetsHandler implements ApiHandler {
             List<ListOffsetsPartitionResponse> partitions = new ArrayList<>(topic.partitions().size());
             for (ListOffsetsPartition wanted : topic.partitions()) {
                 boolean duplicate = !seen.add(topic.name() + "-" + wanted.partitionIndex());
-                partitions.add(duplicate ? failed(wanted, Errors.INVALID_REQUEST) : answer(topic.name(), wanted));
+                partitions.add(duplicate ? failed(wanted, Errors.INVALID_REQUEST)
+                        : answer(topic.name(), wanted, request.replicaId() != CONSUMER_REPLICA_ID));
             }
             topics.add(new ListOffsetsTopicResponse().setName(topic.name()).setPartitions(partitions));
         }
         return CompletableFuture.completedFuture(new ListOffsetsResponseData().setTopics(topics));
     }
 
-    private ListOffsetsPartitionResponse answer(String topic, ListOffsetsPartition wanted) {
+    private ListOffsetsPartitionResponse answer(String topic, ListOffsetsPartition wanted, boolean replica) {
         Partition partition = lookup.byName(topic, wanted.partitionIndex());
         if (partition == null) {
             return failed(wanted, Errors.UNKNOWN_TOPIC_OR_PARTITION);
@@ -78,7 +84,9 @@ public final class ListOffsetsHandler implements ApiHandler {
             return failed(wanted, epochError);
         }
         try {
-            TimestampOffset found = lookUp(partition, wanted.timestamp());
+            TimestampOffset found = replica && wanted.timestamp() == TimestampOffset.LATEST_TIMESTAMP
+                    ? new TimestampOffset(NO_TIMESTAMP, partition.log().logEndOffset(), partition.leaderEpoch())
+                    : lookUp(partition, wanted.timestamp());
             return new ListOffsetsPartitionResponse()
                     .setPartitionIndex(wanted.partitionIndex())
                     .setErrorCode(Errors.NONE.code())

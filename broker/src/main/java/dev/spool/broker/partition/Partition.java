@@ -60,10 +60,24 @@ public final class Partition {
 
     /**
      * Whether an append commits at once: the leader is the whole in-sync replica set, so the high watermark
-     * (the lowest log end among the ISR) is its own log end. With followers in sync it waits for them.
+     * (the lowest log end among the ISR) is its own log end, and one replica is enough (see
+     * {@link #minInsyncReplicas}). With followers in sync it waits for them.
      */
     public boolean commitsOnAppend() {
-        return assignment.isr().size() <= 1;
+        return assignment.isr().size() <= 1 && minInsyncReplicas() <= 1;
+    }
+
+    /**
+     * The in-sync replicas this partition needs to commit: the topic's {@code min.insync.replicas}, capped at the
+     * replication factor as Kafka caps it (no partition has more in-sync replicas than replicas; a topic asking
+     * for 2 is writable on a cluster of one).
+     */
+    public int minInsyncReplicas() {
+        return effectiveMinInsyncReplicas(log.config().minInsyncReplicas, assignment.replicas().size());
+    }
+
+    public static int effectiveMinInsyncReplicas(int minInsyncReplicas, int replicationFactor) {
+        return Math.min(minInsyncReplicas, replicationFactor);
     }
 
     void setAssignment(PartitionImage assignment) {
@@ -86,11 +100,14 @@ public final class Partition {
     /**
      * On the leader {@code localId}: moves the high watermark to the lowest log end offset among the in-sync
      * replicas (a follower not heard from in this leadership counts as having nothing), if that is past it; tells
-     * the listeners when it moved. Called after a follower's fetch and when the ISR changed.
+     * the listeners when it moved. Called after a follower's fetch and when the ISR or the config changed.
+     * Never while the ISR is smaller than {@link #minInsyncReplicas} (KIP-966's strict rule): a record committed by
+     * fewer replicas could be lost with the one that has it, and the replicas eligible to lead (the ISR and the
+     * ELR) must all hold every committed record.
      */
     public void maybeAdvanceHighWatermark(int localId) throws IOException {
         PartitionImage current = assignment;
-        if (current.leader() != localId) {
+        if (current.leader() != localId || current.isr().size() < minInsyncReplicas()) {
             return;
         }
         long lowest = log.logEndOffset();

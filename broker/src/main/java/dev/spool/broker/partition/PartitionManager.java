@@ -160,11 +160,11 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                     }
                 } else {
                     partition.setAssignment(image);
-                    maybeAdvanceHighWatermark(partition);
                     if (configMayHaveChanged
                             && !config.asProperties().equals(partition.log().config().asProperties())) {
                         partition.log().updateConfig(config);
                     }
+                    maybeAdvanceHighWatermark(partition);
                 }
             }
         }
@@ -197,7 +197,10 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
         }
     }
 
-    /** The ISR may have shrunk: a leader's high watermark may move (a failed disk is answered elsewhere). */
+    /**
+     * The ISR or min.insync.replicas changed: a leader's high watermark may move (a failed disk is answered
+     * elsewhere).
+     */
     private void maybeAdvanceHighWatermark(Partition partition) {
         try {
             partition.maybeAdvanceHighWatermark(nodeId);

@@ -102,7 +102,7 @@ public final class PartitionAppender {
         if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()) {
             return CompletableFuture.completedFuture(response);
         }
-        int minInsyncReplicas = minInsyncReplicas(partition.log().config(), partition.assignment());
+        int minInsyncReplicas = partition.minInsyncReplicas();
         DelayedProduce delayed = new DelayedProduce(partition, appended.commitOffset(), appended.leaderEpoch(),
                 minInsyncReplicas, response);
         delayed.park(waits, timeoutMs);
@@ -132,19 +132,6 @@ public final class PartitionAppender {
     }
 
     /**
-     * The in-sync replicas acks=all needs: {@code min.insync.replicas}, capped at the replication factor as Kafka
-     * caps it (its {@code Partition.effectiveMinIsr}), since no partition can have more in-sync replicas than
-     * replicas. A topic that asks for 2 is then writable with acks=all on one broker, as on a Kafka cluster of one.
-     */
-    static int effectiveMinInsyncReplicas(int minInsyncReplicas, int replicationFactor) {
-        return Math.min(minInsyncReplicas, replicationFactor);
-    }
-
-    private static int minInsyncReplicas(LogConfig config, PartitionImage assignment) {
-        return effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
-    }
-
-    /**
      * The append. With {@code mayWait} false it returns null, having changed nothing, where it could wait
      * on more than a write to the page cache: inflating a compressed batch to validate it or compressing one
      * for the topic's {@code compression.type} (CPU time bounded only by the batch size and the inflation
@@ -166,7 +153,7 @@ public final class PartitionAppender {
             }
             // Kafka checks the in-sync replicas before it looks at the records.
             PartitionImage assignment = partition.assignment();
-            int minInsyncReplicas = minInsyncReplicas(config, assignment);
+            int minInsyncReplicas = Partition.effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
             int inSyncReplicas = assignment.isr().size();
             if (acks == ACKS_ALL && inSyncReplicas < minInsyncReplicas) {
                 return Appended.failed(error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()

@@ -89,8 +89,8 @@ public final class IsrManager implements AutoCloseable {
                 known != null && known[0] == assignment.leaderEpoch() ? known
                         : new long[] {assignment.leaderEpoch(), nowMs});
         long highWatermark = partition.log().highWatermark();
-        Long epochStart = partition.log().leaderEpochs().entries().get(assignment.leaderEpoch());
-        long leadershipStart = epochStart != null ? epochStart : highWatermark;
+        long epochStart = partition.log().leaderEpochs().startOffsetOf(assignment.leaderEpoch());
+        long leadershipStart = epochStart >= 0 ? epochStart : highWatermark;
         List<Integer> wanted = new ArrayList<>();
         for (int replica : assignment.replicas()) {
             if (replica == nodeId) {
@@ -104,7 +104,10 @@ public final class IsrManager implements AutoCloseable {
                     wanted.add(replica);
                 }
             } else if (follower.logEndOffset() >= highWatermark && follower.logEndOffset() >= leadershipStart
-                    && isUnfenced(replica)) {
+                    && nowMs - follower.lastCaughtUpMs() <= lagTimeMaxMs && isUnfenced(replica)) {
+                // Caught up lately too, not only up to the high watermark: a follower that stopped fetching while
+                // the high watermark stood still (the ISR below min.insync.replicas) would be taken back and out
+                // again every check.
                 wanted.add(replica);
             }
         }

@@ -11,6 +11,8 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.FetchResponseData;
+import dev.spool.protocol.message.ListOffsetsRequestData;
+import dev.spool.protocol.message.ListOffsetsResponseData;
 import dev.spool.protocol.types.ByteBufferRecords;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
@@ -39,6 +41,10 @@ final class ReplicaFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaFetcher.class);
     /** v15: the follower names itself and its broker epoch in ReplicaState; topics by id. */
     private static final short FETCH_VERSION = 15;
+    /** v4: with the current leader epoch, so a leader that moved answers FENCED_LEADER_EPOCH. */
+    private static final short LIST_OFFSETS_VERSION = 4;
+    private static final long LATEST_TIMESTAMP = -1L;
+    private static final long EARLIEST_TIMESTAMP = -2L;
 
     private final int nodeId;
     private final int sourceId;
@@ -147,7 +153,7 @@ final class ReplicaFetcher implements AutoCloseable {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
                 if (partition != null && partition.assignment().leader() == sourceId) {
-                    anyServed |= onFetched(partition, data);
+                    anyServed |= onFetched(leader, partition, data);
                 }
             }
         }
@@ -155,8 +161,12 @@ final class ReplicaFetcher implements AutoCloseable {
     }
 
     /** Applies one partition's answer; whether it was served (no error). */
-    private boolean onFetched(Partition partition, FetchResponseData.PartitionData data) throws IOException {
+    private boolean onFetched(NodeAddress leader, Partition partition, FetchResponseData.PartitionData data)
+            throws Exception {
         PartitionLog log = partition.log();
+        if (data.errorCode() == Errors.OFFSET_OUT_OF_RANGE.code()) {
+            return resetOutOfRange(leader, partition);
+        }
         if (data.errorCode() != Errors.NONE.code()) {
             LOG.debug("Broker {} answered the fetch of {} with {}", sourceId, partition,
                     Errors.nameOf(data.errorCode()));
@@ -171,15 +181,73 @@ final class ReplicaFetcher implements AutoCloseable {
             ByteBuffer fetched = records.buffer();
             int whole = RecordBatch.wholeBatchesLength(fetched);
             if (whole > 0) {
-                log.appendAsFollower(fetched.duplicate().limit(fetched.position() + whole).slice());
+                ByteBuffer batches = fetched.duplicate().limit(fetched.position() + whole).slice();
+                long baseOffset = batches.getLong(0);
+                if (baseOffset < log.logEndOffset() && log.logStartOffset() == log.logEndOffset()) {
+                    // Started over at the leader's log start, which lies inside this batch: the log starts at the
+                    // batch (batches are kept whole), and the leader's log start is taken up below.
+                    log.truncateFullyAndStartAt(baseOffset);
+                }
+                log.appendAsFollower(batches);
             }
         }
         long highWatermark = Math.min(data.highWatermark(), log.logEndOffset());
         if (highWatermark > log.highWatermark()) {
             log.updateHighWatermark(highWatermark);
         }
+        // Records the leader deleted (DeleteRecords, retention by its log start) go here too, up to what is
+        // committed here; a follower further behind is answered OFFSET_OUT_OF_RANGE and starts over.
+        long leaderLogStart = Math.min(data.logStartOffset(), log.highWatermark());
+        if (leaderLogStart > log.logStartOffset()) {
+            log.deleteRecordsBefore(leaderLogStart);
+        }
         partition.notifyAppended();
         return true;
+    }
+
+    /**
+     * The leader has no records at this follower's log end: either it deleted them (its log start moved past,
+     * while this follower was away), and the follower starts over at the leader's log start, or (after an unclean
+     * election) its log ends before, and the follower truncates to its end. Asks the leader both with ListOffsets,
+     * as a replica (its log end, not its high watermark). Whether the partition can be fetched again.
+     */
+    private boolean resetOutOfRange(NodeAddress leader, Partition partition) throws Exception {
+        PartitionLog log = partition.log();
+        long leaderEnd = leaderOffset(leader, partition, LATEST_TIMESTAMP);
+        long leaderStart = leaderOffset(leader, partition, EARLIEST_TIMESTAMP);
+        if (leaderEnd < 0 || leaderStart < 0) {
+            return false;
+        }
+        long logEnd = log.logEndOffset();
+        if (leaderEnd < logEnd) {
+            LOG.warn("{}: leader {}'s log ends at {}, before this replica's end {}: truncating to it", partition,
+                    sourceId, leaderEnd, logEnd);
+            log.truncateTo(Math.max(leaderEnd, log.logStartOffset()));
+        } else if (leaderStart > logEnd) {
+            LOG.info("{}: leader {}'s log starts at {}, after this replica's end {}: starting over there", partition,
+                    sourceId, leaderStart, logEnd);
+            log.truncateFullyAndStartAt(leaderStart);
+        }
+        return true;
+    }
+
+    /** The leader's offset for {@code timestamp} (ListOffsets as replica {@code nodeId}), or -1 with an error. */
+    private long leaderOffset(NodeAddress leader, Partition partition, long timestamp) throws Exception {
+        ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(nodeId).setTopics(List.of(
+                new ListOffsetsRequestData.ListOffsetsTopic().setName(partition.topicPartition().topic())
+                        .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()
+                                .setPartitionIndex(partition.topicPartition().partition())
+                                .setCurrentLeaderEpoch(partition.leaderEpoch()).setTimestamp(timestamp)))));
+        ListOffsetsResponseData response = clients.connection(leader).<ListOffsetsResponseData>send(
+                ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, request).get(30, TimeUnit.SECONDS);
+        ListOffsetsResponseData.ListOffsetsPartitionResponse answer =
+                response.topics().get(0).partitions().get(0);
+        if (answer.errorCode() != Errors.NONE.code()) {
+            LOG.debug("Broker {} answered ListOffsets of {} with {}", sourceId, partition,
+                    Errors.nameOf(answer.errorCode()));
+            return -1;
+        }
+        return answer.offset();
     }
 
     /**

@@ -23,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ListOffsetsHandlerTest {
 
+    /** The replica id clients send. */
+    private static final int CONSUMER = -1;
+
     @TempDir
     Path dir;
 
@@ -73,6 +76,14 @@ class ListOffsetsHandlerTest {
     }
 
     @Test
+    void aFollowerIsAnsweredTheLogEndAsTheLatestOffset() throws IOException {
+        partition.log().updateHighWatermark(5);
+
+        assertThat(answer(-1, 2)).as("follower 2: where its fetch must reach").isEqualTo(offset(-1, 15, 2));
+        assertThat(answer(-2, 2)).as("earliest: the log start").isEqualTo(offset(-1, 0, 2));
+    }
+
+    @Test
     void earliestFollowsTheLogStart() throws IOException {
         partition.log().deleteRecordsBefore(7);
 
@@ -93,16 +104,25 @@ class ListOffsetsHandlerTest {
     }
 
     private ListOffsetsPartitionResponse answer(long timestamp) {
+        return answer(timestamp, CONSUMER);
+    }
+
+    private ListOffsetsPartitionResponse answer(long timestamp, int replicaId) {
         ListOffsetsPartitionResponse response = list(new ListOffsetsTopic().setName("t").setPartitions(
                 new ArrayList<>(List.of(new ListOffsetsPartition().setPartitionIndex(0).setCurrentLeaderEpoch(2)
-                        .setTimestamp(timestamp))))).topics().get(0).partitions().get(0);
+                        .setTimestamp(timestamp)))), replicaId).topics().get(0).partitions().get(0);
         assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
         return response;
     }
 
     private ListOffsetsResponseData list(ListOffsetsTopic topic) {
+        return list(topic, CONSUMER);
+    }
+
+    private ListOffsetsResponseData list(ListOffsetsTopic topic, int replicaId) {
         return (ListOffsetsResponseData) handler.handle(new RequestContext(ApiKey.LIST_OFFSETS, (short) 11, 1, "test",
-                null), new ListOffsetsRequestData().setTopics(new ArrayList<>(List.of(topic)))).join();
+                null), new ListOffsetsRequestData().setReplicaId(replicaId)
+                .setTopics(new ArrayList<>(List.of(topic)))).join();
     }
 
     private static ListOffsetsPartitionResponse offset(long timestamp, long offset, int leaderEpoch) {

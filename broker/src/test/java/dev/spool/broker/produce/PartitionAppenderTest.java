@@ -362,9 +362,9 @@ class PartitionAppenderTest {
 
     @Test
     void theEffectiveMinInsyncReplicasIsTheSmallerOfTheSettingAndTheReplicationFactor() {
-        assertThat(PartitionAppender.effectiveMinInsyncReplicas(2, 1)).isEqualTo(1);
-        assertThat(PartitionAppender.effectiveMinInsyncReplicas(2, 3)).isEqualTo(2);
-        assertThat(PartitionAppender.effectiveMinInsyncReplicas(3, 3)).isEqualTo(3);
+        assertThat(Partition.effectiveMinInsyncReplicas(2, 1)).isEqualTo(1);
+        assertThat(Partition.effectiveMinInsyncReplicas(2, 3)).isEqualTo(2);
+        assertThat(Partition.effectiveMinInsyncReplicas(3, 3)).isEqualTo(3);
     }
 
     @Test

@@ -1,0 +1,149 @@
+package dev.spool.it;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** What the replication tests do with a replicated topic through Kafka's clients, and how they compare replicas. */
+final class ReplicatedTopics {
+
+    private ReplicatedTopics() {
+    }
+
+    static Admin admin(String bootstrap) {
+        return Admin.create(Map.of("bootstrap.servers", bootstrap, "default.api.timeout.ms", "30000"));
+    }
+
+    /** Creates {@code topic} with three replicas of each partition and the given {@code min.insync.replicas}. */
+    static void create(Admin admin, String topic, int partitions, int minInsyncReplicas) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 3)
+                .configs(Map.of("min.insync.replicas", Integer.toString(minInsyncReplicas)))))
+                .all().get(30, TimeUnit.SECONDS);
+    }
+
+    static TopicDescription describe(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+    }
+
+    static TopicPartitionInfo partition(Admin admin, String topic, int partition) throws Exception {
+        return describe(admin, topic).partitions().get(partition);
+    }
+
+    static List<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).toList();
+    }
+
+    /** The offset a consumer would get for {@code spec} (the high watermark for the latest). */
+    static long offset(Admin admin, String topic, int partition, OffsetSpec spec) throws Exception {
+        TopicPartition topicPartition = new TopicPartition(topic, partition);
+        return admin.listOffsets(Map.of(topicPartition, spec)).partitionResult(topicPartition)
+                .get(30, TimeUnit.SECONDS).offset();
+    }
+
+    /** Sends {@code count} records with acks=all and idempotence; the values acknowledged. */
+    static List<String> produce(String bootstrap, String topic, String prefix, int count) throws Exception {
+        return produce(bootstrap, topic, prefix, count, 0);
+    }
+
+    /** As {@link #produce(String, String, String, int)}, each value padded with {@code padding} characters. */
+    static List<String> produce(String bootstrap, String topic, String prefix, int count, int padding)
+            throws Exception {
+        String pad = "x".repeat(padding);
+        List<String> acknowledged = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
+                "acks", "all", "enable.idempotence", "true", "delivery.timeout.ms", "60000", "linger.ms", "5"),
+                new StringSerializer(), new StringSerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, "key-" + i, prefix + "-" + i + pad)));
+            }
+            for (int i = 0; i < count; i++) {
+                sent.get(i).get(60, TimeUnit.SECONDS);
+                acknowledged.add(prefix + "-" + i + pad);
+            }
+        }
+        return acknowledged;
+    }
+
+    /** Every value of {@code topic} from its earliest offsets, waiting until {@code expected} were read. */
+    static List<String> readAll(String bootstrap, String topic, int expected) {
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
+                "auto.offset.reset", "earliest", "enable.auto.commit", "false"), new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.currentTimeMillis() + MetadataQuorumTool.AWAIT_MS;
+            while (read.size() < expected && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    read.add(record.value());
+                }
+            }
+            // Anything more would be a duplicate: a last poll finds none.
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(1))) {
+                read.add(record.value());
+            }
+        }
+        return read;
+    }
+
+    /**
+     * The batches of a replica's partition directory as its segment files hold them: base offset to CRC, read from
+     * Kafka's batch header (base offset at byte 0, length at 8, CRC at 17), so two replicas compare batch by batch
+     * whatever offset their first segment starts at.
+     */
+    static Map<Long, Integer> batches(Path partitionDir) throws IOException {
+        Map<Long, Integer> batches = new TreeMap<>();
+        List<Path> segments;
+        try (Stream<Path> files = Files.list(partitionDir)) {
+            segments = files.filter(file -> file.getFileName().toString().endsWith(".log")).sorted().toList();
+        }
+        for (Path segment : segments) {
+            ByteBuffer bytes;
+            try (FileChannel channel = FileChannel.open(segment)) {
+                bytes = ByteBuffer.allocate((int) channel.size());
+                while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+                    // read it all
+                }
+            }
+            bytes.flip();
+            while (bytes.remaining() >= 21) {
+                int start = bytes.position();
+                long baseOffset = bytes.getLong(start);
+                int length = bytes.getInt(start + 8);
+                if (length <= 0 || start + 12 + length > bytes.limit()) {
+                    break; // a torn or preallocated tail
+                }
+                batches.put(baseOffset, bytes.getInt(start + 17));
+                bytes.position(start + 12 + length);
+            }
+        }
+        return batches;
+    }
+}
