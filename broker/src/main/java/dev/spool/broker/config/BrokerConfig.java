@@ -128,8 +128,8 @@ public final class BrokerConfig {
             "offsets.topic.num.partitions", 50, "Partitions of __consumer_offsets, fixed once the topic exists.")
             .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Integer> OFFSETS_TOPIC_REPLICATION_FACTOR = ConfigKey.integer(
-            "offsets.topic.replication.factor", 1,
-            "Replication factor of __consumer_offsets (Kafka's default is 3; one broker has one replica).")
+            "offsets.topic.replication.factor", 3,
+            "Replication factor of __consumer_offsets, capped at the live brokers when it is created.")
             .validatedBy(ConfigValidator.between(1, Short.MAX_VALUE));
     public static final ConfigKey<Integer> OFFSETS_TOPIC_SEGMENT_BYTES = ConfigKey.integer(
             "offsets.topic.segment.bytes", 104857600, "segment.bytes of __consumer_offsets.")

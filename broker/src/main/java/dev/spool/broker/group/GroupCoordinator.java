@@ -92,7 +92,16 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         configs.add(new CreatableTopicConfig().setName("compression.type").setValue("producer"));
         configs.add(new CreatableTopicConfig().setName("segment.bytes").setValue(String.valueOf(settings.segmentBytes())));
         return new CreatableTopic().setName(TOPIC).setNumPartitions(settings.numPartitions())
-                .setReplicationFactor(settings.replicationFactor()).setConfigs(configs);
+                .setReplicationFactor(replicationFactor()).setConfigs(configs);
+    }
+
+    /**
+     * offsets.topic.replication.factor, capped at the brokers that are up when the topic is created (a cluster of
+     * one has one replica; Kafka's default of 3 would make the groups of a smaller cluster unavailable).
+     */
+    private short replicationFactor() {
+        long live = metadata.image().brokers().values().stream().filter(broker -> !broker.fenced()).count();
+        return (short) Math.max(1, Math.min(settings.replicationFactor(), live));
     }
 
     /**
