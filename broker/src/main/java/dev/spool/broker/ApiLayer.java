@@ -8,6 +8,7 @@ import dev.spool.broker.api.ControllerForwarding;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.DeleteRecordsHandler;
+import dev.spool.broker.api.ElectLeadersHandler;
 import dev.spool.broker.api.DescribeQuorumHandler;
 import dev.spool.broker.api.DescribeTopicPartitionsHandler;
 import dev.spool.broker.api.FetchSnapshotHandler;
@@ -50,7 +51,7 @@ final class ApiLayer {
     /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
-            ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER);
+            ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -105,6 +106,7 @@ final class ApiLayer {
 
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
+        new ElectLeadersHandler(metadata).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
         if (metadataLayer.isCluster()) {

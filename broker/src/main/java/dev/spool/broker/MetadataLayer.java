@@ -5,6 +5,7 @@ import dev.spool.broker.client.ClientSettings;
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.cluster.BrokerFencer;
+import dev.spool.broker.cluster.LeaderBalancer;
 import dev.spool.broker.cluster.BrokerLifecycle;
 import dev.spool.broker.cluster.BrokerSessions;
 import dev.spool.broker.cluster.ClusterView;
@@ -148,6 +149,10 @@ final class MetadataLayer implements AutoCloseable {
             if (cluster.isVoter()) {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
                         SESSION_CHECK_INTERVAL_MS));
+                if (config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)) {
+                    closer.register(new LeaderBalancer(metadata, lifecycle,
+                            TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))));
+                }
             }
             return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, membership,
                     clients, log, config, storage.meta.clusterId(), lifecycle, closer);

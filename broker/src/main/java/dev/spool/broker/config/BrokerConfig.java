@@ -219,6 +219,13 @@ public final class BrokerConfig {
             30000, "How long a follower may go without catching up with the leader's log end before the leader takes "
                     + "it out of the ISR.").validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<Boolean> AUTO_LEADER_REBALANCE_ENABLE = ConfigKey.bool(
+            "auto.leader.rebalance.enable", true, "Whether the active controller gives each partition's leadership "
+                    + "back to its preferred replica (the first of its replicas) once that is in sync again.");
+    public static final ConfigKey<Integer> LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = ConfigKey.integer(
+            "leader.imbalance.check.interval.seconds", 300, "How often the active controller looks for partitions "
+                    + "led by another replica than their preferred one.").validatedBy(ConfigValidator.atLeast(1));
+
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
@@ -241,7 +248,8 @@ public final class BrokerConfig {
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,
-            REPLICA_FETCH_BACKOFF_MS, REPLICA_LAG_TIME_MAX_MS, METRICS_LISTENER);
+            REPLICA_FETCH_BACKOFF_MS, REPLICA_LAG_TIME_MAX_MS, AUTO_LEADER_REBALANCE_ENABLE,
+            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

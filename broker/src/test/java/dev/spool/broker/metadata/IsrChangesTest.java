@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.message.AlterPartitionResponseData;
-import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,12 +19,7 @@ class IsrChangesTest {
 
     @BeforeEach
     void aTopicOnThreeBrokers() {
-        MetadataImage three = TopicControllerTest.registered(TopicControllerTest.registered(
-                TopicControllerTest.ONE_BROKER, 2), 3);
-        MetadataChange<?> created = new TopicController(new TopicDefaults(1, (short) 3, Map.of()), overrides -> null)
-                .createTopics(three, List.of(new CreatableTopic().setName("t").setNumPartitions(1)
-                        .setReplicationFactor((short) 3)), false);
-        image = three.apply(created.records(), three.offset() + created.records().size());
+        image = TopicControllerTest.threeBrokersWithTopic("t");
         topic = image.topic("t");
         partition = topic.partitions().get(0);
     }

@@ -226,6 +226,15 @@ class TopicControllerTest {
         assertThat(results.get(1).errorMessage()).contains("broker 2, which is not a live broker");
     }
 
+    /** Brokers 1, 2 and 3 registered and topic {@code name}, one partition on all three. */
+    static MetadataImage threeBrokersWithTopic(String name) {
+        MetadataImage three = registered(registered(ONE_BROKER, 2), 3);
+        MetadataChange<?> created = new TopicController(new TopicDefaults(1, (short) 3, Map.of()), overrides -> null)
+                .createTopics(three, List.of(new CreatableTopic().setName(name).setNumPartitions(1)
+                        .setReplicationFactor((short) 3)), false);
+        return three.apply(created.records(), three.offset() + created.records().size());
+    }
+
     /** {@code image} with broker {@code id} registered (one listener, PLAINTEXT). */
     static MetadataImage registered(MetadataImage image, int id) {
         MetadataChange<Long> registration = BrokerRegistrations.register(image, id, new Uuid(id, id),
