@@ -123,7 +123,7 @@ final class ApiLayer {
                                            ApiRegistry registry) {
         // On every node: a broker-only node forwards what it cannot answer (UnregisterBroker) to the controller.
         new BrokerLifecycleHandler(storage.meta.clusterId(), metadataLayer.metadata, metadataLayer.sessions,
-                storage.clock::nowMs).registerIn(registry);
+                storage.clock::nowMs, metadataLayer.configLayers::uncleanLeaderElection).registerIn(registry);
         new RaftVoterHandler(storage.meta.clusterId(), metadataLayer.membership,
                 config.cluster().controllerListenerNames().isEmpty() ? null
                         : config.cluster().controllerListenerNames().get(0)).registerIn(registry);

@@ -137,6 +137,7 @@ final class MetadataLayer implements AutoCloseable {
             }
             // Heartbeats and the fencer on a thread of their own: behind retention or a flush on the storage's
             // scheduler, a heartbeat could miss its session.
+            BrokerConfigLayers configLayers = new BrokerConfigLayers(config);
             ScheduledExecutorService lifecycle = null;
             if (cluster.isCluster()) {
                 lifecycle = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -148,13 +149,13 @@ final class MetadataLayer implements AutoCloseable {
             }
             if (cluster.isVoter()) {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
-                        SESSION_CHECK_INTERVAL_MS));
+                        SESSION_CHECK_INTERVAL_MS, configLayers::uncleanLeaderElection));
                 if (config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)) {
                     closer.register(new LeaderBalancer(metadata, lifecycle,
                             TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))));
                 }
             }
-            return new MetadataLayer(metadata, new BrokerConfigLayers(config), topics, controller, sessions, membership,
+            return new MetadataLayer(metadata, configLayers, topics, controller, sessions, membership,
                     clients, log, config, storage.meta.clusterId(), lifecycle, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();

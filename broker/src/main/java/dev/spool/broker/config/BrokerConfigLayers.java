@@ -21,6 +21,8 @@ import java.util.TreeMap;
  */
 public final class BrokerConfigLayers {
 
+    private static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+
     private final BrokerConfig staticConfig;
     private final ConfigResource thisBroker;
     private final Map<String, String> declaredDefaults;
@@ -150,6 +152,15 @@ public final class BrokerConfigLayers {
 
     public ConfigResource thisBroker() {
         return thisBroker;
+    }
+
+    /** unclean.leader.election.enable of a topic: its own setting, else the defaults in force (false). */
+    public boolean uncleanLeaderElection(MetadataImage image, String topic) {
+        String value = image.configs(ConfigResource.topic(topic)).get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        if (value == null) {
+            value = topicLogDefaults(image).get(UNCLEAN_LEADER_ELECTION_ENABLE);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     /**

@@ -52,6 +52,11 @@ public final class BrokerRegistrations {
      * leads (see {@link #leadershipMovedAwayFrom}). Nothing when it is unknown or already fenced.
      */
     public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId) {
+        return fence(image, brokerId, UncleanElectionPolicy.NEVER);
+    }
+
+    /** As {@link #fence(MetadataImage, int)}, electing out of sync where {@code unclean} allows it. */
+    public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null || broker.fenced()) {
             return new MetadataChange<>(List.of(), false);
@@ -59,7 +64,7 @@ public final class BrokerRegistrations {
         List<VersionedRecord> records = new ArrayList<>();
         records.add(VersionedRecord.of(MetadataRecordType.FENCE_BROKER_RECORD,
                 new FenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
-        records.addAll(leadershipMovedAwayFrom(image, brokerId));
+        records.addAll(leadershipMovedAwayFrom(image, brokerId, unclean));
         return new MetadataChange<>(records, true);
     }
 
@@ -67,12 +72,12 @@ public final class BrokerRegistrations {
      * Removes {@code brokerId}'s registration (Kafka's UnregisterBrokerRecord), its partitions' leadership moved away
      * first as for a fence; null when it is not registered.
      */
-    public static MetadataChange<Boolean> unregister(MetadataImage image, int brokerId) {
+    public static MetadataChange<Boolean> unregister(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null) {
             return new MetadataChange<>(List.of(), false);
         }
-        List<VersionedRecord> records = new ArrayList<>(leadershipMovedAwayFrom(image, brokerId));
+        List<VersionedRecord> records = new ArrayList<>(leadershipMovedAwayFrom(image, brokerId, unclean));
         records.add(VersionedRecord.of(MetadataRecordType.UNREGISTER_BROKER_RECORD,
                 new UnregisterBrokerRecordData().setBrokerId(brokerId).setBrokerEpoch(broker.brokerEpoch())));
         return new MetadataChange<>(records, true);
@@ -82,9 +87,11 @@ public final class BrokerRegistrations {
      * The partition changes that take {@code brokerId} out of the partitions it is in sync for, as Kafka's
      * controller does: it leaves each ISR unless it is the last member, which stays (the one replica known to hold
      * every acknowledged record), and where it led, leadership goes to another in-sync replica that is not fenced,
-     * or to none (-1).
+     * or to none (-1); with none, and {@code unclean} allowing it for the topic, to another unfenced replica, which
+     * becomes the whole ISR.
      */
-    private static List<VersionedRecord> leadershipMovedAwayFrom(MetadataImage image, int brokerId) {
+    private static List<VersionedRecord> leadershipMovedAwayFrom(MetadataImage image, int brokerId,
+                                                                 UncleanElectionPolicy unclean) {
         List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
@@ -99,7 +106,14 @@ public final class BrokerRegistrations {
                 PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
                         .setPartitionId(partition.partition()).setIsr(isr.equals(partition.isr()) ? null : isr);
                 if (leads) {
-                    change.setLeader(firstLiveOtherThan(image, isr, brokerId));
+                    int leader = firstLiveOtherThan(image, isr, brokerId);
+                    if (leader < 0 && unclean.allows(image, topic.name())) {
+                        leader = firstLiveOtherThan(image, partition.replicas(), brokerId);
+                        if (leader >= 0) {
+                            change.setIsr(List.of(leader));
+                        }
+                    }
+                    change.setLeader(leader);
                 }
                 records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, change));
             }
@@ -123,6 +137,14 @@ public final class BrokerRegistrations {
      * ISR. Nothing when it is unknown or not fenced.
      */
     public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId) {
+        return unfence(image, brokerId, UncleanElectionPolicy.NEVER);
+    }
+
+    /**
+     * As {@link #unfence(MetadataImage, int)}; where {@code unclean} allows it, the broker also leads the partitions
+     * without a leader whose replica it is though not in their ISR (it becomes the whole ISR).
+     */
+    public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null || !broker.fenced()) {
             return new MetadataChange<>(List.of(), false);
@@ -132,10 +154,17 @@ public final class BrokerRegistrations {
                 new UnfenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
-                if (partition.leader() == -1 && partition.isr().contains(brokerId)) {
+                if (partition.leader() != -1 || !partition.replicas().contains(brokerId)) {
+                    continue;
+                }
+                PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
+                        .setPartitionId(partition.partition()).setLeader(brokerId);
+                if (partition.isr().contains(brokerId)) {
+                    records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, change));
+                } else if (firstLiveOtherThan(image, partition.isr(), brokerId) < 0
+                        && unclean.allows(image, topic.name())) {
                     records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
-                            new PartitionChangeRecordData().setTopicId(topic.id())
-                                    .setPartitionId(partition.partition()).setLeader(brokerId)));
+                            change.setIsr(List.of(brokerId))));
                 }
             }
         }

@@ -77,11 +77,11 @@ class BrokerRegistrationsTest {
     @Test
     void anUnregisteredBrokerIsGoneAndItsPartitionsLeadElsewhere() {
         MetadataImage image = withTopic(threeBrokers(), "triple", 3, 3);
-        MetadataImage gone = applied(image, BrokerRegistrations.unregister(image, 1));
+        MetadataImage gone = applied(image, BrokerRegistrations.unregister(image, 1, UncleanElectionPolicy.NEVER));
         assertThat(gone.brokers()).doesNotContainKey(1);
         assertThat(gone.topic("triple").partitions().values()).allMatch(partition -> partition.leader() != 1
                 && partition.leader() != -1);
-        assertThat(BrokerRegistrations.unregister(gone, 1).result()).as("not registered").isFalse();
+        assertThat(BrokerRegistrations.unregister(gone, 1, UncleanElectionPolicy.NEVER).result()).as("not registered").isFalse();
     }
 
     @Test
@@ -99,5 +99,34 @@ class BrokerRegistrationsTest {
             String second = placed.brokers().get(partition.replicas().get(1)).rack();
             assertThat(first).as("partition " + partition.partition()).isNotEqualTo(second);
         }
+    }
+
+    @Test
+    void withUncleanElectionAllowedAReplicaOutOfTheIsrLeadsWhenNoInSyncOneIsLeft() {
+        MetadataImage image = TopicControllerTest.threeBrokersWithTopic("t");
+        PartitionImage before = image.topic("t").partitions().get(0);
+        int leader = before.leader();
+        List<Integer> others = before.replicas().stream().filter(id -> id != leader).toList();
+        // The two followers go first: the leader is the last of the ISR.
+        for (int follower : others) {
+            image = applied(image, BrokerRegistrations.fence(image, follower));
+        }
+        assertThat(image.topic("t").partitions().get(0).isr()).containsExactly(leader);
+        image = applied(image, BrokerRegistrations.unfence(image, others.get(0)));
+        UncleanElectionPolicy allowed = (current, topic) -> topic.equals("t");
+
+        MetadataImage clean = applied(image, BrokerRegistrations.fence(image, leader));
+        assertThat(clean.topic("t").partitions().get(0).leader()).as("unclean elections off: no leader").isEqualTo(-1);
+        MetadataImage unclean = applied(image, BrokerRegistrations.fence(image, leader, allowed));
+        PartitionImage elected = unclean.topic("t").partitions().get(0);
+        assertThat(elected.leader()).isEqualTo(others.get(0));
+        assertThat(elected.isr()).as("the new leader is the whole ISR").containsExactly(others.get(0));
+
+        // Leaderless, and then an out-of-sync replica comes back: it leads only where that is allowed.
+        MetadataImage back = applied(clean, BrokerRegistrations.unfence(clean, others.get(1)));
+        assertThat(back.topic("t").partitions().get(0).leader()).isEqualTo(-1);
+        back = applied(clean, BrokerRegistrations.unfence(clean, others.get(1), allowed));
+        assertThat(back.topic("t").partitions().get(0).leader()).isEqualTo(others.get(1));
+        assertThat(back.topic("t").partitions().get(0).isr()).containsExactly(others.get(1));
     }
 }

@@ -1,0 +1,54 @@
+package dev.spool.it;
+
+import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+import static dev.spool.it.ReplicatedTopics.admin;
+import static dev.spool.it.ReplicatedTopics.ids;
+import static dev.spool.it.ReplicatedTopics.partition;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code unclean.leader.election.enable} on real processes: a topic on two broker-only nodes loses its follower and
+ * then its leader, the last of its ISR; when the follower (out of sync) comes back it leads, as the topic allows,
+ * with what it has, and takes writes again. Without the setting the partition stays without a leader.
+ */
+class UncleanElectionIT {
+
+    private static final String TOPIC = "unclean";
+
+    @Test
+    void aReplicaOutOfTheIsrLeadsWhenTheTopicAllowsItAndNoInSyncReplicaIsLeft() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, 2, "broker.session.timeout.ms=3000",
+                "broker.heartbeat.interval.ms=500", "auto.leader.rebalance.enable=false");
+             Admin admin = admin(cluster.bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(4, 5)))
+                    .configs(Map.of("unclean.leader.election.enable", "true")))).all().get(30, TimeUnit.SECONDS);
+            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 2, "both replicas in sync");
+            List<String> beforeAll = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "both", 10);
+            cluster.kill(5);
+            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).equals(List.of(4)), "broker 5 out of the ISR");
+            cluster.kill(4);
+            awaitTrue(() -> {
+                Node leader = partition(admin, TOPIC, 0).leader();
+                return leader == null || leader.id() < 0;
+            }, "no leader once the last in-sync replica is gone");
+
+            cluster.restart(5);
+            awaitTrue(() -> {
+                Node leader = partition(admin, TOPIC, 0).leader();
+                return leader != null && leader.id() == 5;
+            }, "broker 5 leading, out of sync as it was");
+            assertThat(ids(partition(admin, TOPIC, 0).isr())).containsExactly(5);
+            List<String> after = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "after", 10);
+            assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, 20))
+                    .as("what broker 5 had, and what it took since").containsAll(beforeAll).containsAll(after);
+        }
+    }
+}
