@@ -250,7 +250,12 @@ class ClusterIT {
                 ExternalCommand.Result after = KafkaTool.run(METADATA_QUORUM, "--bootstrap-controller",
                         cluster.controller(survivor), "describe", "--status");
                 int elected = after.exitCode() == 0 ? leaderOf(after.output()) : -1;
-                return elected >= 1 && elected <= 3 && elected != leader;
+                if (elected >= 1 && elected <= 3 && elected != leader) {
+                    return true;
+                }
+                // The cause a timeout reports: what the survivor last said (this failed once in CI, never here).
+                throw new AssertionError("controller " + survivor + " answered (exit " + after.exitCode() + "): "
+                        + after.output());
             }, "another controller elected");
             try (Admin admin = admin(cluster.node(4).bootstrap())) {
                 admin.createTopics(List.of(new NewTopic("after", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
