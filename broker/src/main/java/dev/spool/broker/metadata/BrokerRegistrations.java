@@ -121,11 +121,13 @@ public final class BrokerRegistrations {
         return records;
     }
 
-    /** The first of {@code candidates} registered, unfenced and not {@code brokerId}; -1 when there is none. */
-    private static int firstLiveOtherThan(MetadataImage image, List<Integer> candidates, int brokerId) {
+    /**
+     * The first of {@code candidates} registered, unfenced and not {@code brokerId} (-1 excludes none); -1 when there
+     * is none.
+     */
+    static int firstLiveOtherThan(MetadataImage image, List<Integer> candidates, int brokerId) {
         for (int candidate : candidates) {
-            BrokerRegistration other = image.brokers().get(candidate);
-            if (candidate != brokerId && other != null && !other.fenced()) {
+            if (candidate != brokerId && image.isUnfenced(candidate)) {
                 return candidate;
             }
         }

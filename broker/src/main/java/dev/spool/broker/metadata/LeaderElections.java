@@ -87,7 +87,7 @@ public final class LeaderElections {
             if (partition.leader() == preferred) {
                 return failed(index, Errors.ELECTION_NOT_NEEDED, "The preferred replica " + preferred + " leads.");
             }
-            if (!partition.isr().contains(preferred) || !isUnfenced(image, preferred)) {
+            if (!partition.isr().contains(preferred) || !image.isUnfenced(preferred)) {
                 return failed(index, Errors.PREFERRED_LEADER_NOT_AVAILABLE, "The preferred replica " + preferred
                         + " is not an unfenced member of the ISR " + partition.isr() + ".");
             }
@@ -97,25 +97,18 @@ public final class LeaderElections {
         if (partition.leader() >= 0) {
             return failed(index, Errors.ELECTION_NOT_NEEDED, "Replica " + partition.leader() + " leads.");
         }
-        for (int replica : partition.isr()) {
-            if (isUnfenced(image, replica)) {
-                records.add(change(topic, index, replica, null));
-                return succeeded(index);
-            }
+        int inSync = BrokerRegistrations.firstLiveOtherThan(image, partition.isr(), -1);
+        if (inSync >= 0) {
+            records.add(change(topic, index, inSync, null));
+            return succeeded(index);
         }
-        for (int replica : partition.replicas()) {
-            if (isUnfenced(image, replica)) {
-                records.add(change(topic, index, replica, List.of(replica)));
-                return succeeded(index);
-            }
+        int outOfSync = BrokerRegistrations.firstLiveOtherThan(image, partition.replicas(), -1);
+        if (outOfSync >= 0) {
+            records.add(change(topic, index, outOfSync, List.of(outOfSync)));
+            return succeeded(index);
         }
         return failed(index, Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE, "No replica of " + topic.name() + "-" + index
                 + " is on an unfenced broker.");
-    }
-
-    private static boolean isUnfenced(MetadataImage image, int brokerId) {
-        BrokerRegistration broker = image.brokers().get(brokerId);
-        return broker != null && !broker.fenced();
     }
 
     /** {@code leader} leads (a new leader epoch); {@code isr} replaces the ISR unless null. */

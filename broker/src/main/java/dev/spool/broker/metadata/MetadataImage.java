@@ -52,6 +52,12 @@ public final class MetadataImage {
         return brokers;
     }
 
+    /** Whether broker {@code brokerId} is registered and not fenced: it may lead and be in sync. */
+    public boolean isUnfenced(int brokerId) {
+        BrokerRegistration broker = brokers.get(brokerId);
+        return broker != null && !broker.fenced();
+    }
+
     /** The topic of this name, or null. */
     public TopicImage topic(String name) {
         return topicsByName.get(name);

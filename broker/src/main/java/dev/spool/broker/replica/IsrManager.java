@@ -104,7 +104,7 @@ public final class IsrManager implements AutoCloseable {
                     wanted.add(replica);
                 }
             } else if (follower.logEndOffset() >= highWatermark && follower.logEndOffset() >= leadershipStart
-                    && nowMs - follower.lastCaughtUpMs() <= lagTimeMaxMs && isUnfenced(replica)) {
+                    && nowMs - follower.lastCaughtUpMs() <= lagTimeMaxMs && image.get().isUnfenced(replica)) {
                 // Caught up lately too, not only up to the high watermark: a follower that stopped fetching while
                 // the high watermark stood still (the ISR below min.insync.replicas) would be taken back and out
                 // again every check.
@@ -114,10 +114,6 @@ public final class IsrManager implements AutoCloseable {
         return wanted;
     }
 
-    private boolean isUnfenced(int brokerId) {
-        BrokerRegistration broker = image.get().brokers().get(brokerId);
-        return broker != null && !broker.fenced();
-    }
 
     private void send(Partition partition, PartitionImage assignment, List<Integer> isr) {
         MetadataImage current = image.get();
