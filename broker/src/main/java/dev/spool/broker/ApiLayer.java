@@ -82,7 +82,7 @@ final class ApiLayer {
                                 partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_CLUSTER, 0, ApiKey.DESCRIBE_CLUSTER.highestVersion,
                         metadataLayer.isCluster() ? new ClusterHandler(metadataLayer::cluster,
-                                metadataLayer::controllers, config.cluster()::isControllerListener)
+                                metadataLayer::controllers, config.cluster()::isControllerListener, storage.scheduler)
                                 : new ClusterHandler(metadataLayer::cluster))
                 .register(ApiKey.DESCRIBE_QUORUM, 0, ApiKey.DESCRIBE_QUORUM.highestVersion,
                         describeQuorum(config, storage, metadataLayer))

@@ -24,6 +24,15 @@ final class MetadataQuorumTool {
     }
 
     /**
+     * The failure's message on one line, cut at 1,000 characters: CI shows the summary line of a failed test, not
+     * its cause.
+     */
+    private static String oneLine(Throwable failure) {
+        String message = String.valueOf(failure.getMessage()).replaceAll("\\s+", " ");
+        return message.length() <= 1000 ? message : message.substring(0, 1000) + "...";
+    }
+
+    /**
      * Waits up to {@link #AWAIT_MS} for {@code condition} to hold (a condition that throws counts as not yet); the
      * error names {@code what}, with the last failure as its cause.
      */
@@ -40,6 +49,7 @@ final class MetadataQuorumTool {
             }
             Thread.sleep(250);
         }
-        throw new AssertionError("Timed out waiting for " + what, last);
+        throw new AssertionError("Timed out waiting for " + what + (last == null ? "" : "; last: " + oneLine(last)),
+                last);
     }
 }
