@@ -106,7 +106,7 @@ final class ApiLayer {
 
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
-        new ElectLeadersHandler(metadata).registerIn(registry);
+        new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
         if (metadataLayer.isCluster()) {
@@ -123,7 +123,7 @@ final class ApiLayer {
                                            ApiRegistry registry) {
         // On every node: a broker-only node forwards what it cannot answer (UnregisterBroker) to the controller.
         new BrokerLifecycleHandler(storage.meta.clusterId(), metadataLayer.metadata, metadataLayer.sessions,
-                storage.clock::nowMs, metadataLayer.configLayers::uncleanLeaderElection).registerIn(registry);
+                storage.clock::nowMs, metadataLayer.configLayers).registerIn(registry);
         new RaftVoterHandler(storage.meta.clusterId(), metadataLayer.membership,
                 config.cluster().controllerListenerNames().isEmpty() ? null
                         : config.cluster().controllerListenerNames().get(0)).registerIn(registry);
@@ -132,7 +132,7 @@ final class ApiLayer {
                     config.cluster(), metadataLayer.controller));
         }
         if (config.cluster().isVoter()) {
-            new AlterPartitionHandler(metadataLayer.metadata).registerIn(registry);
+            new AlterPartitionHandler(metadataLayer.metadata, metadataLayer.configLayers).registerIn(registry);
             registry.register(ApiKey.ALLOCATE_PRODUCER_IDS, 0, 0,
                     new AllocateProducerIdsHandler(ProducerIdBlocks.local(metadataLayer.metadata)));
             MetadataQuorum quorum = metadataLayer.metadata.quorum();

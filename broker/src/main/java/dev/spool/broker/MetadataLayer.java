@@ -149,10 +149,11 @@ final class MetadataLayer implements AutoCloseable {
             }
             if (cluster.isVoter()) {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
-                        SESSION_CHECK_INTERVAL_MS, configLayers::uncleanLeaderElection));
+                        SESSION_CHECK_INTERVAL_MS, configLayers));
                 if (config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)) {
                     closer.register(new LeaderBalancer(metadata, lifecycle,
-                            TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS))));
+                            TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS)),
+                            configLayers));
                 }
             }
             return new MetadataLayer(metadata, configLayers, topics, controller, sessions, membership,

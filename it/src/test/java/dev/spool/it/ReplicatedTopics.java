@@ -45,6 +45,25 @@ final class ReplicatedTopics {
                 .all().get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * A cluster of three controllers and the broker-only nodes 4 and 5, fenced 3 s after they stop, with no leader
+     * balancing: the layout for a topic whose two replicas are taken down one by one.
+     */
+    static SpoolCluster twoBrokersBehindAQuorum() throws Exception {
+        return SpoolCluster.start(3, 2, "broker.session.timeout.ms=3000", "broker.heartbeat.interval.ms=500",
+                "auto.leader.rebalance.enable=false");
+    }
+
+    /**
+     * Creates {@code topic}, one partition on brokers 4 (leading) and 5, with {@code configs}; waits for both in
+     * sync.
+     */
+    static void createOnBrokersFourAndFive(Admin admin, String topic, Map<String, String> configs) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(4, 5))).configs(configs)))
+                .all().get(30, TimeUnit.SECONDS);
+        MetadataQuorumTool.awaitTrue(() -> ids(partition(admin, topic, 0).isr()).size() == 2, "both replicas in sync");
+    }
+
     static TopicDescription describe(Admin admin, String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
     }

@@ -8,9 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.junit.jupiter.api.Test;
 
@@ -25,12 +23,9 @@ class UncleanElectionIT {
 
     @Test
     void aReplicaOutOfTheIsrLeadsWhenTheTopicAllowsItAndNoInSyncReplicaIsLeft() throws Exception {
-        try (SpoolCluster cluster = SpoolCluster.start(3, 2, "broker.session.timeout.ms=3000",
-                "broker.heartbeat.interval.ms=500", "auto.leader.rebalance.enable=false");
+        try (SpoolCluster cluster = ReplicatedTopics.twoBrokersBehindAQuorum();
              Admin admin = admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(4, 5)))
-                    .configs(Map.of("unclean.leader.election.enable", "true")))).all().get(30, TimeUnit.SECONDS);
-            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 2, "both replicas in sync");
+            ReplicatedTopics.createOnBrokersFourAndFive(admin, TOPIC, Map.of("unclean.leader.election.enable", "true"));
             List<String> beforeAll = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "both", 10);
             cluster.kill(5);
             awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).equals(List.of(4)), "broker 5 out of the ISR");

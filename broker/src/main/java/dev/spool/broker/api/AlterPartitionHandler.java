@@ -1,5 +1,6 @@
 package dev.spool.broker.api;
 
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.broker.metadata.IsrChanges;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.protocol.message.AlterPartitionRequestData;
@@ -16,9 +17,11 @@ import java.util.concurrent.CompletableFuture;
 public final class AlterPartitionHandler {
 
     private final MetadataManager metadata;
+    private final ElectionRules rules;
 
-    public AlterPartitionHandler(MetadataManager metadata) {
+    public AlterPartitionHandler(MetadataManager metadata, ElectionRules rules) {
         this.metadata = metadata;
+        this.rules = rules;
     }
 
     public void registerIn(ApiRegistry registry) {
@@ -27,7 +30,7 @@ public final class AlterPartitionHandler {
     }
 
     private CompletableFuture<Message> alter(AlterPartitionRequestData request) {
-        return metadata.submit(image -> IsrChanges.alter(image, request)).<Message>thenApply(answer -> answer)
+        return metadata.submit(image -> IsrChanges.alter(image, request, rules)).<Message>thenApply(answer -> answer)
                 .exceptionally(failure -> new AlterPartitionResponseData()
                         .setErrorCode(ControllerErrors.codeOf(failure)));
     }

@@ -21,16 +21,22 @@ public final class ApiVersionsHandler implements ApiHandler {
 
     /**
      * The feature levels Spool's metadata is at, what {@code kafka-features describe} shows (KIP-584): its records
-     * are those of {@code metadata.version} 3.3-IV3 (level 7, the oldest Kafka 4 reads), no eligible leader
-     * replicas yet; {@code kraft.version} 0 for a static quorum (a level 0 is left out of the finalized features, as
-     * Kafka leaves it) and 1 for a dynamic one (KIP-853). Features Spool lacks (group.version, transaction.version,
-     * ...) are not advertised, so clients use the protocols of their level 0.
+     * are those of {@code metadata.version} 3.3-IV3 (level 7, the oldest Kafka 4 reads), with the eligible leader
+     * replicas of {@code eligible.leader.replicas.version} 1 (KIP-966, on as in Kafka 4.1+; their fields are tagged
+     * ones of PartitionRecord and PartitionChangeRecord v2, written only when set); {@code kraft.version} 0 for a
+     * static quorum (a level 0 is left out of the finalized features, as Kafka leaves it) and 1 for a dynamic one
+     * (KIP-853). Features Spool lacks (group.version, transaction.version, ...) are not advertised, so clients use
+     * the protocols of their level 0.
      */
     static final short METADATA_VERSION_LEVEL = 7;
+    private static final String ELIGIBLE_LEADER_REPLICAS = "eligible.leader.replicas.version";
+    private static final short ELIGIBLE_LEADER_REPLICAS_LEVEL = 1;
     private static final List<SupportedFeatureKey> SUPPORTED_FEATURES = List.of(
             new SupportedFeatureKey().setName("metadata.version").setMinVersion(METADATA_VERSION_LEVEL)
                     .setMaxVersion(METADATA_VERSION_LEVEL),
-            new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 1));
+            new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 1),
+            new SupportedFeatureKey().setName(ELIGIBLE_LEADER_REPLICAS).setMinVersion((short) 0)
+                    .setMaxVersion(ELIGIBLE_LEADER_REPLICAS_LEVEL));
     /** The levels never change, so their epoch (Kafka: the metadata offset of the last change) is the first. */
     private static final long FINALIZED_FEATURES_EPOCH = 0;
 
@@ -47,7 +53,9 @@ public final class ApiVersionsHandler implements ApiHandler {
         this.registry = registry;
         List<FinalizedFeatureKey> finalized = new ArrayList<>(List.of(new FinalizedFeatureKey()
                 .setName("metadata.version").setMinVersionLevel(METADATA_VERSION_LEVEL)
-                .setMaxVersionLevel(METADATA_VERSION_LEVEL)));
+                .setMaxVersionLevel(METADATA_VERSION_LEVEL), new FinalizedFeatureKey()
+                .setName(ELIGIBLE_LEADER_REPLICAS).setMinVersionLevel(ELIGIBLE_LEADER_REPLICAS_LEVEL)
+                .setMaxVersionLevel(ELIGIBLE_LEADER_REPLICAS_LEVEL)));
         if (kraftVersion > 0) {
             finalized.add(new FinalizedFeatureKey().setName("kraft.version").setMinVersionLevel(kraftVersion)
                     .setMaxVersionLevel(kraftVersion));

@@ -6,7 +6,7 @@ import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataManager;
-import dev.spool.broker.metadata.UncleanElectionPolicy;
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.BrokerHeartbeatRequestData;
@@ -34,16 +34,16 @@ public final class BrokerLifecycleHandler {
     private final MetadataManager metadata;
     private final BrokerSessions sessions;
     private final LongSupplier clockMs;
-    private final UncleanElectionPolicy unclean;
+    private final ElectionRules rules;
 
     /** The controller of a cluster, whose brokers register fenced until they have caught up. */
     public BrokerLifecycleHandler(String clusterId, MetadataManager metadata, BrokerSessions sessions,
-                                  LongSupplier clockMs, UncleanElectionPolicy unclean) {
+                                  LongSupplier clockMs, ElectionRules rules) {
         this.clusterId = clusterId;
         this.metadata = metadata;
         this.sessions = sessions;
         this.clockMs = clockMs;
-        this.unclean = unclean;
+        this.rules = rules;
     }
 
     public void registerIn(ApiRegistry registry) {
@@ -57,7 +57,7 @@ public final class BrokerLifecycleHandler {
 
     /** UnregisterBroker (what {@code kafka-cluster unregister} sends): the broker's registration goes. */
     private CompletableFuture<Message> unregister(UnregisterBrokerRequestData request) {
-        return metadata.submit(image -> BrokerRegistrations.unregister(image, request.brokerId(), unclean))
+        return metadata.submit(image -> BrokerRegistrations.unregister(image, request.brokerId(), rules))
                 .handle((unregistered, failure) -> {
                     if (failure != null) {
                         return new UnregisterBrokerResponseData().setErrorCode(ControllerErrors.codeOf(failure));
@@ -127,11 +127,11 @@ public final class BrokerLifecycleHandler {
         BrokerHeartbeatResponseData answer = new BrokerHeartbeatResponseData().setIsCaughtUp(caughtUp);
         if (request.wantShutDown() || (request.wantFence() && !broker.fenced())) {
             answer.setIsFenced(true).setShouldShutDown(request.wantShutDown());
-            return new MetadataChange<>(BrokerRegistrations.fence(image, request.brokerId(), unclean).records(), answer);
+            return new MetadataChange<>(BrokerRegistrations.fence(image, request.brokerId(), rules).records(), answer);
         }
         if (broker.fenced() && caughtUp && !request.wantFence()) {
             answer.setIsFenced(false);
-            return new MetadataChange<>(BrokerRegistrations.unfence(image, request.brokerId(), unclean).records(), answer);
+            return new MetadataChange<>(BrokerRegistrations.unfence(image, request.brokerId(), rules).records(), answer);
         }
         return new MetadataChange<>(List.of(), answer.setIsFenced(broker.fenced()));
     }

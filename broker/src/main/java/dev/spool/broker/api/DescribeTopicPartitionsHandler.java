@@ -95,8 +95,8 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
                 .setLeaderEpoch(partition.leaderEpoch())
                 .setReplicaNodes(new ArrayList<>(partition.replicas()))
                 .setIsrNodes(new ArrayList<>(partition.isr()))
-                .setEligibleLeaderReplicas(new ArrayList<>())
-                .setLastKnownElr(new ArrayList<>())
+                .setEligibleLeaderReplicas(new ArrayList<>(partition.elr()))
+                .setLastKnownElr(new ArrayList<>(partition.lastKnownElr()))
                 .setOfflineReplicas(isOffline ? new ArrayList<>(partition.replicas()) : new ArrayList<>());
     }
 }

@@ -1,5 +1,6 @@
 package dev.spool.broker.api;
 
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.broker.metadata.LeaderElections;
 import dev.spool.broker.metadata.MetadataManager;
 import dev.spool.protocol.message.ApiKey;
@@ -16,9 +17,11 @@ import java.util.concurrent.CompletableFuture;
 public final class ElectLeadersHandler {
 
     private final MetadataManager metadata;
+    private final ElectionRules rules;
 
-    public ElectLeadersHandler(MetadataManager metadata) {
+    public ElectLeadersHandler(MetadataManager metadata, ElectionRules rules) {
         this.metadata = metadata;
+        this.rules = rules;
     }
 
     public void registerIn(ApiRegistry registry) {
@@ -27,7 +30,7 @@ public final class ElectLeadersHandler {
     }
 
     private CompletableFuture<Message> elect(ElectLeadersRequestData request) {
-        return metadata.submit(image -> LeaderElections.elect(image, request)).<Message>thenApply(answer -> answer)
+        return metadata.submit(image -> LeaderElections.elect(image, request, rules)).<Message>thenApply(answer -> answer)
                 .exceptionally(failure -> new ElectLeadersResponseData()
                         .setErrorCode(ControllerErrors.codeOf(failure)));
     }

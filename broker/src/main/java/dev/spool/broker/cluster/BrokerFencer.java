@@ -4,7 +4,7 @@ import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataManager;
-import dev.spool.broker.metadata.UncleanElectionPolicy;
+import dev.spool.broker.metadata.ElectionRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,15 +27,15 @@ public final class BrokerFencer implements AutoCloseable {
     private final MetadataManager metadata;
     private final BrokerSessions sessions;
     private final LongSupplier clockMs;
-    private final UncleanElectionPolicy unclean;
+    private final ElectionRules rules;
     private final ScheduledFuture<?> task;
     private boolean wasActive;
 
     /** Checks every {@code checkIntervalMs} on {@code scheduler} until closed. */
     public BrokerFencer(MetadataManager metadata, BrokerSessions sessions, LongSupplier clockMs,
-                        ScheduledExecutorService scheduler, long checkIntervalMs, UncleanElectionPolicy unclean) {
+                        ScheduledExecutorService scheduler, long checkIntervalMs, ElectionRules rules) {
         this.metadata = metadata;
-        this.unclean = unclean;
+        this.rules = rules;
         this.sessions = sessions;
         this.clockMs = clockMs;
         this.task = scheduler.scheduleWithFixedDelay(this::check, checkIntervalMs, checkIntervalMs,
@@ -63,7 +63,7 @@ public final class BrokerFencer implements AutoCloseable {
                 LOG.warn("Fencing broker {}: no heartbeat within its session timeout", brokerId);
                 // Checked again on the controller thread: a heartbeat may have come in meanwhile.
                 metadata.submit(image -> sessions.isExpired(brokerId, clockMs.getAsLong())
-                        ? BrokerRegistrations.fence(image, brokerId, unclean)
+                        ? BrokerRegistrations.fence(image, brokerId, rules)
                         : new MetadataChange<>(List.of(), false)).exceptionally(failure -> {
                     LOG.warn("Cannot fence broker {} (retried at the next check)", brokerId, failure);
                     return false;

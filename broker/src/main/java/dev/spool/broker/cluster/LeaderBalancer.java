@@ -1,5 +1,6 @@
 package dev.spool.broker.cluster;
 
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.broker.metadata.LeaderElections;
 import dev.spool.broker.metadata.MetadataManager;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,10 +20,13 @@ public final class LeaderBalancer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderBalancer.class);
 
     private final MetadataManager metadata;
+    private final ElectionRules rules;
     private final ScheduledFuture<?> task;
 
-    public LeaderBalancer(MetadataManager metadata, ScheduledExecutorService scheduler, long intervalMs) {
+    public LeaderBalancer(MetadataManager metadata, ScheduledExecutorService scheduler, long intervalMs,
+                          ElectionRules rules) {
         this.metadata = metadata;
+        this.rules = rules;
         this.task = scheduler.scheduleWithFixedDelay(this::balance, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
@@ -30,7 +34,7 @@ public final class LeaderBalancer implements AutoCloseable {
         if (!metadata.quorum().isActiveController()) {
             return;
         }
-        metadata.submit(LeaderElections::balance).whenComplete((moved, failure) -> {
+        metadata.submit(image -> LeaderElections.balance(image, rules)).whenComplete((moved, failure) -> {
             if (failure != null) {
                 LOG.warn("Preferred leader elections failed (retried at the next check)", failure);
             } else if (moved > 0) {

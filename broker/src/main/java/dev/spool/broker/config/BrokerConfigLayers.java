@@ -1,6 +1,7 @@
 package dev.spool.broker.config;
 
 import dev.spool.broker.metadata.ConfigResource;
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.log.LogConfigKey;
 import dev.spool.protocol.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
@@ -17,9 +18,10 @@ import java.util.TreeMap;
  * image on resource {@code BROKER "<node.id>"} and {@code BROKER ""}), server.properties, and the
  * declared defaults. Also which broker settings are synonyms of one another (log.retention.ms,
  * log.retention.minutes, log.retention.hours for retention.ms) and which may change at run time.
+ * The controller's elections follow the topic settings they resolve ({@link ElectionRules}).
  * Thread-safe: immutable; every method reads only the image it is given.
  */
-public final class BrokerConfigLayers {
+public final class BrokerConfigLayers implements ElectionRules {
 
     private static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
 
@@ -155,12 +157,22 @@ public final class BrokerConfigLayers {
     }
 
     /** unclean.leader.election.enable of a topic: its own setting, else the defaults in force (false). */
-    public boolean uncleanLeaderElection(MetadataImage image, String topic) {
-        String value = image.configs(ConfigResource.topic(topic)).get(UNCLEAN_LEADER_ELECTION_ENABLE);
-        if (value == null) {
-            value = topicLogDefaults(image).get(UNCLEAN_LEADER_ELECTION_ENABLE);
-        }
-        return Boolean.parseBoolean(value);
+    @Override
+    public boolean uncleanAllowed(MetadataImage image, String topic) {
+        return Boolean.parseBoolean(topicSetting(image, topic, UNCLEAN_LEADER_ELECTION_ENABLE));
+    }
+
+    /** min.insync.replicas of a topic: its own setting, else the defaults in force (1). */
+    @Override
+    public int minInsyncReplicas(MetadataImage image, String topic) {
+        String value = topicSetting(image, topic, LogConfigKey.MIN_INSYNC_REPLICAS.configName);
+        return Integer.parseInt(value != null ? value : LogConfigKey.MIN_INSYNC_REPLICAS.defaultValue);
+    }
+
+    /** A topic config's value: the topic's own, else the defaults in force; null when neither sets it. */
+    private String topicSetting(MetadataImage image, String topic, String name) {
+        String value = image.configs(ConfigResource.topic(topic)).get(name);
+        return value != null ? value : topicLogDefaults(image).get(name);
     }
 
     /**

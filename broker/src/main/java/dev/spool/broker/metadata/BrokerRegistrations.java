@@ -52,11 +52,11 @@ public final class BrokerRegistrations {
      * leads (see {@link #leadershipMovedAwayFrom}). Nothing when it is unknown or already fenced.
      */
     public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId) {
-        return fence(image, brokerId, UncleanElectionPolicy.NEVER);
+        return fence(image, brokerId, ElectionRules.DEFAULTS);
     }
 
-    /** As {@link #fence(MetadataImage, int)}, electing out of sync where {@code unclean} allows it. */
-    public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
+    /** As {@link #fence(MetadataImage, int)}, under the topics' {@code rules} (min ISR, unclean elections). */
+    public static MetadataChange<Boolean> fence(MetadataImage image, int brokerId, ElectionRules rules) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null || broker.fenced()) {
             return new MetadataChange<>(List.of(), false);
@@ -64,7 +64,7 @@ public final class BrokerRegistrations {
         List<VersionedRecord> records = new ArrayList<>();
         records.add(VersionedRecord.of(MetadataRecordType.FENCE_BROKER_RECORD,
                 new FenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
-        records.addAll(leadershipMovedAwayFrom(image, brokerId, unclean));
+        records.addAll(leadershipMovedAwayFrom(image, brokerId, rules, false));
         return new MetadataChange<>(records, true);
     }
 
@@ -72,81 +72,57 @@ public final class BrokerRegistrations {
      * Removes {@code brokerId}'s registration (Kafka's UnregisterBrokerRecord), its partitions' leadership moved away
      * first as for a fence; null when it is not registered.
      */
-    public static MetadataChange<Boolean> unregister(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
+    public static MetadataChange<Boolean> unregister(MetadataImage image, int brokerId, ElectionRules rules) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null) {
             return new MetadataChange<>(List.of(), false);
         }
-        List<VersionedRecord> records = new ArrayList<>(leadershipMovedAwayFrom(image, brokerId, unclean));
+        List<VersionedRecord> records = new ArrayList<>(leadershipMovedAwayFrom(image, brokerId, rules, true));
         records.add(VersionedRecord.of(MetadataRecordType.UNREGISTER_BROKER_RECORD,
                 new UnregisterBrokerRecordData().setBrokerId(brokerId).setBrokerEpoch(broker.brokerEpoch())));
         return new MetadataChange<>(records, true);
     }
 
     /**
-     * The partition changes that take {@code brokerId} out of the partitions it is in sync for, as Kafka's
-     * controller does: it leaves each ISR unless it is the last member, which stays (the one replica known to hold
-     * every acknowledged record), and where it led, leadership goes to another in-sync replica that is not fenced,
-     * or to none (-1); with none, and {@code unclean} allowing it for the topic, to another unfenced replica, which
-     * becomes the whole ISR.
+     * The partition changes that take {@code brokerId} out of the partitions it is in sync for (see
+     * {@link PartitionChange}): it leaves each ISR, even as its last member (it then stays an eligible leader while the
+     * ISR is below min ISR), and where it led, another replica is elected, or none; an unregistered broker
+     * ({@code gone}) also leaves the eligible leaders.
      */
     private static List<VersionedRecord> leadershipMovedAwayFrom(MetadataImage image, int brokerId,
-                                                                 UncleanElectionPolicy unclean) {
+                                                                 ElectionRules rules, boolean gone) {
         List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
-                boolean leads = partition.leader() == brokerId;
-                if (!leads && !(partition.isr().contains(brokerId) && partition.isr().size() > 1)) {
+                boolean concerned = partition.leader() == brokerId || partition.isr().contains(brokerId)
+                        || gone && partition.elr().contains(brokerId);
+                if (!concerned) {
                     continue;
                 }
-                List<Integer> isr = new ArrayList<>(partition.isr());
-                if (isr.size() > 1) {
-                    isr.remove(Integer.valueOf(brokerId));
+                PartitionChange change = new PartitionChange(image, topic, partition, rules).without(brokerId);
+                VersionedRecord record = (gone ? change.forgetting(brokerId) : change).record();
+                if (record != null) {
+                    records.add(record);
                 }
-                PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
-                        .setPartitionId(partition.partition()).setIsr(isr.equals(partition.isr()) ? null : isr);
-                if (leads) {
-                    int leader = firstLiveOtherThan(image, isr, brokerId);
-                    if (leader < 0 && unclean.allows(image, topic.name())) {
-                        leader = firstLiveOtherThan(image, partition.replicas(), brokerId);
-                        if (leader >= 0) {
-                            change.setIsr(List.of(leader));
-                        }
-                    }
-                    change.setLeader(leader);
-                }
-                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, change));
             }
         }
         return records;
     }
 
     /**
-     * The first of {@code candidates} registered, unfenced and not {@code brokerId} (-1 excludes none); -1 when there
-     * is none.
-     */
-    static int firstLiveOtherThan(MetadataImage image, List<Integer> candidates, int brokerId) {
-        for (int candidate : candidates) {
-            if (candidate != brokerId && image.isUnfenced(candidate)) {
-                return candidate;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Unfences {@code brokerId} and gives it the leadership of the partitions that have none and hold it in their
-     * ISR. Nothing when it is unknown or not fenced.
+     * Unfences {@code brokerId} and elects a leader where a partition of its has none and now may (it is in the ISR,
+     * or in the ELR of an empty ISR, or was the last leader; see {@link PartitionChange}). Nothing when it is unknown
+     * or not fenced.
      */
     public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId) {
-        return unfence(image, brokerId, UncleanElectionPolicy.NEVER);
+        return unfence(image, brokerId, ElectionRules.DEFAULTS);
     }
 
     /**
-     * As {@link #unfence(MetadataImage, int)}; where {@code unclean} allows it, the broker also leads the partitions
-     * without a leader whose replica it is though not in their ISR (it becomes the whole ISR).
+     * As {@link #unfence(MetadataImage, int)}, under the topics' {@code rules}: where unclean elections are allowed,
+     * a partition with no eligible replica left is led by any unfenced one, which becomes the whole ISR.
      */
-    public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId, UncleanElectionPolicy unclean) {
+    public static MetadataChange<Boolean> unfence(MetadataImage image, int brokerId, ElectionRules rules) {
         BrokerRegistration broker = image.brokers().get(brokerId);
         if (broker == null || !broker.fenced()) {
             return new MetadataChange<>(List.of(), false);
@@ -159,14 +135,10 @@ public final class BrokerRegistrations {
                 if (partition.leader() != -1 || !partition.replicas().contains(brokerId)) {
                     continue;
                 }
-                PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
-                        .setPartitionId(partition.partition()).setLeader(brokerId);
-                if (partition.isr().contains(brokerId)) {
-                    records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, change));
-                } else if (firstLiveOtherThan(image, partition.isr(), brokerId) < 0
-                        && unclean.allows(image, topic.name())) {
-                    records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
-                            change.setIsr(List.of(brokerId))));
+                VersionedRecord record = new PartitionChange(image, topic, partition, rules).unfencing(brokerId)
+                        .record();
+                if (record != null) {
+                    records.add(record);
                 }
             }
         }

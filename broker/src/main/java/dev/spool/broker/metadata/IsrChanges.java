@@ -3,8 +3,6 @@ package dev.spool.broker.metadata;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.message.AlterPartitionResponseData;
-import dev.spool.protocol.metadata.MetadataRecordType;
-import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +21,16 @@ public final class IsrChanges {
 
     public static MetadataChange<AlterPartitionResponseData> alter(MetadataImage image,
                                                                    AlterPartitionRequestData request) {
+        return alter(image, request, ElectionRules.DEFAULTS);
+    }
+
+    /**
+     * As {@link #alter(MetadataImage, AlterPartitionRequestData)}, under the topics' {@code rules}: replicas leaving
+     * an ISR below min ISR become eligible leaders ({@link PartitionChange}).
+     */
+    public static MetadataChange<AlterPartitionResponseData> alter(MetadataImage image,
+                                                                   AlterPartitionRequestData request,
+                                                                   ElectionRules rules) {
         BrokerRegistration requester = image.brokers().get(request.brokerId());
         if (requester == null || requester.brokerEpoch() != request.brokerEpoch()) {
             return MetadataChange.none(new AlterPartitionResponseData()
@@ -45,10 +53,9 @@ public final class IsrChanges {
                 }
                 List<Integer> isr = newIsr(wanted);
                 int partitionEpoch = partition.partitionEpoch();
-                if (!isr.equals(partition.isr())) {
-                    records.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
-                            new PartitionChangeRecordData().setTopicId(topic.topicId())
-                                    .setPartitionId(partition.partition()).setIsr(isr)));
+                VersionedRecord change = new PartitionChange(image, known, partition, rules).isr(isr).record();
+                if (change != null) {
+                    records.add(change);
                     partitionEpoch++;
                 }
                 answers.add(answer.setLeaderId(partition.leader()).setLeaderEpoch(partition.leaderEpoch())

@@ -5,8 +5,6 @@ import dev.spool.protocol.message.ElectLeadersRequestData;
 import dev.spool.protocol.message.ElectLeadersResponseData;
 import dev.spool.protocol.message.ElectLeadersResponseData.PartitionResult;
 import dev.spool.protocol.message.ElectLeadersResponseData.ReplicaElectionResult;
-import dev.spool.protocol.metadata.MetadataRecordType;
-import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +14,9 @@ import java.util.Map;
  * Elections an operator asks for (ElectLeaders, {@code kafka-leader-election}) and the controller's own preferred
  * leader balancing ({@code auto.leader.rebalance.enable}), decided against the image on the active controller.
  * A preferred election gives the leadership to the first replica of the assignment when it is in sync and unfenced;
- * an unclean one elects, for a partition without a leader, an unfenced in-sync replica if there is one, else any
- * unfenced replica, which becomes the whole ISR and may lack acknowledged records. Stateless.
+ * an unclean one elects, for a partition without a leader, an unfenced in-sync or eligible replica if there is one,
+ * else any unfenced replica, which becomes the whole ISR and may lack acknowledged records ({@link PartitionChange}).
+ * Both follow the topics' {@link ElectionRules}. Stateless.
  */
 public final class LeaderElections {
 
@@ -32,7 +31,8 @@ public final class LeaderElections {
      * The changes and the answer of an ElectLeaders request. Named partitions are each answered; with none named
      * (every partition), only those an election was needed for, as Kafka answers.
      */
-    public static MetadataChange<ElectLeadersResponseData> elect(MetadataImage image, ElectLeadersRequestData request) {
+    public static MetadataChange<ElectLeadersResponseData> elect(MetadataImage image, ElectLeadersRequestData request,
+                                                                 ElectionRules rules) {
         byte type = request.electionType();
         List<VersionedRecord> records = new ArrayList<>();
         Map<String, List<PartitionResult>> results = new LinkedHashMap<>();
@@ -42,7 +42,7 @@ public final class LeaderElections {
         if (request.topicPartitions() == null) {
             for (TopicImage topic : image.topics()) {
                 for (PartitionImage partition : topic.partitions().values()) {
-                    PartitionResult result = electOne(image, topic, partition, type, records);
+                    PartitionResult result = electOne(image, topic, partition, type, rules, records);
                     if (result.errorCode() != Errors.ELECTION_NOT_NEEDED.code()) {
                         results.computeIfAbsent(topic.name(), name -> new ArrayList<>()).add(result);
                     }
@@ -57,7 +57,7 @@ public final class LeaderElections {
                     answered.add(partition == null
                             ? failed(index, Errors.UNKNOWN_TOPIC_OR_PARTITION, "No partition " + wanted.topic() + "-"
                                     + index + " exists.")
-                            : electOne(image, topic, partition, type, records));
+                            : electOne(image, topic, partition, type, rules, records));
                 }
             }
         }
@@ -69,18 +69,18 @@ public final class LeaderElections {
     }
 
     /** The preferred leader elections possible now (the controller's balancing); the number of partitions moved. */
-    public static MetadataChange<Integer> balance(MetadataImage image) {
+    public static MetadataChange<Integer> balance(MetadataImage image, ElectionRules rules) {
         List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
-                electOne(image, topic, partition, PREFERRED, records);
+                electOne(image, topic, partition, PREFERRED, rules, records);
             }
         }
         return new MetadataChange<>(records, records.size());
     }
 
     private static PartitionResult electOne(MetadataImage image, TopicImage topic, PartitionImage partition,
-                                            byte type, List<VersionedRecord> records) {
+                                            byte type, ElectionRules rules, List<VersionedRecord> records) {
         int index = partition.partition();
         if (type == PREFERRED) {
             int preferred = partition.replicas().get(0);
@@ -91,30 +91,20 @@ public final class LeaderElections {
                 return failed(index, Errors.PREFERRED_LEADER_NOT_AVAILABLE, "The preferred replica " + preferred
                         + " is not an unfenced member of the ISR " + partition.isr() + ".");
             }
-            records.add(change(topic, index, preferred, null));
+            records.add(new PartitionChange(image, topic, partition, rules).preferring(preferred).record());
             return succeeded(index);
         }
         if (partition.leader() >= 0) {
             return failed(index, Errors.ELECTION_NOT_NEEDED, "Replica " + partition.leader() + " leads.");
         }
-        int inSync = BrokerRegistrations.firstLiveOtherThan(image, partition.isr(), -1);
-        if (inSync >= 0) {
-            records.add(change(topic, index, inSync, null));
-            return succeeded(index);
-        }
-        int outOfSync = BrokerRegistrations.firstLiveOtherThan(image, partition.replicas(), -1);
-        if (outOfSync >= 0) {
-            records.add(change(topic, index, outOfSync, List.of(outOfSync)));
+        PartitionChange change = new PartitionChange(image, topic, partition, rules).unclean();
+        VersionedRecord record = change.record();
+        if (change.leader() >= 0) {
+            records.add(record);
             return succeeded(index);
         }
         return failed(index, Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE, "No replica of " + topic.name() + "-" + index
                 + " is on an unfenced broker.");
-    }
-
-    /** {@code leader} leads (a new leader epoch); {@code isr} replaces the ISR unless null. */
-    private static VersionedRecord change(TopicImage topic, int partition, int leader, List<Integer> isr) {
-        return VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
-                .setTopicId(topic.id()).setPartitionId(partition).setLeader(leader).setIsr(isr));
     }
 
     private static PartitionResult succeeded(int partition) {

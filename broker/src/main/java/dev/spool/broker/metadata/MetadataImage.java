@@ -179,7 +179,8 @@ public final class MetadataImage {
 
     private static void applyPartition(TreeMap<Integer, PartitionImage> partitions, PartitionRecordData record) {
         partitions.put(record.partitionId(), new PartitionImage(record.partitionId(), record.replicas(), record.isr(),
-                record.leader(), record.leaderEpoch(), record.partitionEpoch()));
+                record.leader(), record.leaderEpoch(), record.partitionEpoch(), orNone(record.eligibleLeaderReplicas()),
+                orNone(record.lastKnownElr())));
     }
 
     private static void applyPartitionChange(TreeMap<Integer, PartitionImage> partitions,
@@ -196,7 +197,14 @@ public final class MetadataImage {
                 change.isr() != null ? change.isr() : current.isr(),
                 newLeader ? change.leader() : current.leader(),
                 newLeader ? current.leaderEpoch() + 1 : current.leaderEpoch(),
-                current.partitionEpoch() + 1));
+                current.partitionEpoch() + 1,
+                change.eligibleLeaderReplicas() != null ? change.eligibleLeaderReplicas() : current.elr(),
+                change.lastKnownElr() != null ? change.lastKnownElr() : current.lastKnownElr()));
+    }
+
+    /** A list field a record may leave null (versions before it, or "none"). */
+    private static List<Integer> orNone(List<Integer> replicas) {
+        return replicas == null ? List.of() : replicas;
     }
 
     private static void applyConfig(Map<ConfigResource, Map<String, String>> configs, ConfigRecordData record) {

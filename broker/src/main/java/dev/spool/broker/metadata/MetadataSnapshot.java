@@ -57,14 +57,21 @@ public final class MetadataSnapshot {
             records.add(VersionedRecord.of(MetadataRecordType.TOPIC_RECORD,
                     new TopicRecordData().setName(topic.name()).setTopicId(topic.id())));
             for (PartitionImage partition : topic.partitions().values()) {
-                records.add(VersionedRecord.of(MetadataRecordType.PARTITION_RECORD, new PartitionRecordData()
+                PartitionRecordData record = new PartitionRecordData()
                         .setPartitionId(partition.partition())
                         .setTopicId(topic.id())
                         .setReplicas(new ArrayList<>(partition.replicas()))
                         .setIsr(new ArrayList<>(partition.isr()))
                         .setLeader(partition.leader())
                         .setLeaderEpoch(partition.leaderEpoch())
-                        .setPartitionEpoch(partition.partitionEpoch())));
+                        .setPartitionEpoch(partition.partitionEpoch());
+                boolean eligibleLeaders = !partition.elr().isEmpty() || !partition.lastKnownElr().isEmpty();
+                if (eligibleLeaders) {
+                    record.setEligibleLeaderReplicas(new ArrayList<>(partition.elr()))
+                            .setLastKnownElr(new ArrayList<>(partition.lastKnownElr()));
+                }
+                records.add(new VersionedRecord(MetadataRecordType.PARTITION_RECORD,
+                        eligibleLeaders ? PartitionChange.ELR_RECORD_VERSION : 0, record));
             }
         }
         for (Map.Entry<ConfigResource, Map<String, String>> resource : image.allConfigs().entrySet()) {

@@ -58,7 +58,9 @@ class BrokerRegistrationsTest {
         for (PartitionImage partition : fenced.topic("single").partitions().values()) {
             if (partition.replicas().equals(List.of(2))) {
                 assertThat(partition.leader()).as("no other replica: no leader").isEqualTo(-1);
-                assertThat(partition.isr()).as("the last in-sync replica stays").containsExactly(2);
+                assertThat(partition.isr()).as("the ISR empties (KIP-966)").isEmpty();
+                assertThat(partition.elr()).as("the last in-sync replica is an eligible leader").containsExactly(2);
+                assertThat(partition.lastKnownElr()).as("and the last known leader").containsExactly(2);
             } else {
                 assertThat(partition.leader()).isNotEqualTo(2);
             }
@@ -72,16 +74,19 @@ class BrokerRegistrationsTest {
         MetadataImage unfenced = applied(fenced, BrokerRegistrations.unfence(fenced, 2));
         assertThat(unfenced.brokers().get(2).fenced()).isFalse();
         assertThat(unfenced.topic("single").partitions().values()).allMatch(partition -> partition.leader() != -1);
+        assertThat(unfenced.topic("single").partitions().values()).as("led again, in sync, the ELR forgotten")
+                .allMatch(partition -> partition.isr().equals(List.of(partition.leader()))
+                        && partition.elr().isEmpty() && partition.lastKnownElr().isEmpty());
     }
 
     @Test
     void anUnregisteredBrokerIsGoneAndItsPartitionsLeadElsewhere() {
         MetadataImage image = withTopic(threeBrokers(), "triple", 3, 3);
-        MetadataImage gone = applied(image, BrokerRegistrations.unregister(image, 1, UncleanElectionPolicy.NEVER));
+        MetadataImage gone = applied(image, BrokerRegistrations.unregister(image, 1, ElectionRules.DEFAULTS));
         assertThat(gone.brokers()).doesNotContainKey(1);
         assertThat(gone.topic("triple").partitions().values()).allMatch(partition -> partition.leader() != 1
                 && partition.leader() != -1);
-        assertThat(BrokerRegistrations.unregister(gone, 1, UncleanElectionPolicy.NEVER).result()).as("not registered").isFalse();
+        assertThat(BrokerRegistrations.unregister(gone, 1, ElectionRules.DEFAULTS).result()).as("not registered").isFalse();
     }
 
     @Test
@@ -113,7 +118,7 @@ class BrokerRegistrationsTest {
         }
         assertThat(image.topic("t").partitions().get(0).isr()).containsExactly(leader);
         image = applied(image, BrokerRegistrations.unfence(image, others.get(0)));
-        UncleanElectionPolicy allowed = (current, topic) -> topic.equals("t");
+        ElectionRules allowed = FixedElectionRules.uncleanFor("t");
 
         MetadataImage clean = applied(image, BrokerRegistrations.fence(image, leader));
         assertThat(clean.topic("t").partitions().get(0).leader()).as("unclean elections off: no leader").isEqualTo(-1);
@@ -122,11 +127,13 @@ class BrokerRegistrationsTest {
         assertThat(elected.leader()).isEqualTo(others.get(0));
         assertThat(elected.isr()).as("the new leader is the whole ISR").containsExactly(others.get(0));
 
-        // Leaderless, and then an out-of-sync replica comes back: it leads only where that is allowed.
+        // Leaderless, and then an out-of-sync replica comes back: a replica out of sync leads only where that is
+        // allowed (the first unfenced one in assignment order, as Kafka elects).
         MetadataImage back = applied(clean, BrokerRegistrations.unfence(clean, others.get(1)));
         assertThat(back.topic("t").partitions().get(0).leader()).isEqualTo(-1);
         back = applied(clean, BrokerRegistrations.unfence(clean, others.get(1), allowed));
-        assertThat(back.topic("t").partitions().get(0).leader()).isEqualTo(others.get(1));
-        assertThat(back.topic("t").partitions().get(0).isr()).containsExactly(others.get(1));
+        assertThat(back.topic("t").partitions().get(0).leader()).isEqualTo(others.get(0));
+        assertThat(back.topic("t").partitions().get(0).isr()).containsExactly(others.get(0));
+        assertThat(back.topic("t").partitions().get(0).elr()).as("an unclean election forgets the ELR").isEmpty();
     }
 }

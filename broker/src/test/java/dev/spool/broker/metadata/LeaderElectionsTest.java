@@ -30,7 +30,7 @@ class LeaderElectionsTest {
     private ElectLeadersResponseData.PartitionResult elect(byte type) {
         MetadataChange<ElectLeadersResponseData> change = LeaderElections.elect(image, new ElectLeadersRequestData()
                 .setElectionType(type).setTopicPartitions(List.of(new ElectLeadersRequestData.TopicPartitions()
-                        .setTopic("t").setPartitions(List.of(0)))));
+                        .setTopic("t").setPartitions(List.of(0)))), ElectionRules.DEFAULTS);
         image = apply(image, change);
         return change.result().replicaElectionResults().get(0).partitionResult().get(0);
     }
@@ -56,13 +56,15 @@ class LeaderElectionsTest {
         for (int replica : before.replicas()) {
             image = apply(image, BrokerRegistrations.fence(image, replica));
         }
-        int last = partition().isr().get(0);
+        int last = before.replicas().get(before.replicas().size() - 1);
         assertThat(partition().leader()).isEqualTo(-1);
+        assertThat(partition().isr()).isEmpty();
+        assertThat(partition().elr()).as("the last in sync, fenced: eligible once back").containsExactly(last);
         assertThat(elect(LeaderElections.UNCLEAN).errorCode()).as("every replica fenced")
                 .isEqualTo(Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE.code());
         int other = before.replicas().stream().filter(id -> id != last).findFirst().orElseThrow();
         image = apply(image, BrokerRegistrations.unfence(image, other));
-        assertThat(partition().leader()).as("not in the ISR: no clean election").isEqualTo(-1);
+        assertThat(partition().leader()).as("neither in the ISR nor eligible: no clean election").isEqualTo(-1);
 
         assertThat(elect(LeaderElections.UNCLEAN).errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(partition().leader()).isEqualTo(other);
@@ -73,12 +75,13 @@ class LeaderElectionsTest {
     @Test
     void withNoPartitionNamedOnlyTheElectionsThatWereNeededAreAnswered() {
         MetadataChange<ElectLeadersResponseData> all = LeaderElections.elect(image, new ElectLeadersRequestData()
-                .setElectionType(LeaderElections.PREFERRED).setTopicPartitions(null));
+                .setElectionType(LeaderElections.PREFERRED).setTopicPartitions(null), ElectionRules.DEFAULTS);
         assertThat(all.records()).isEmpty();
         assertThat(all.result().replicaElectionResults()).isEmpty();
         MetadataChange<ElectLeadersResponseData> unknown = LeaderElections.elect(image, new ElectLeadersRequestData()
                 .setElectionType(LeaderElections.PREFERRED).setTopicPartitions(List.of(
-                        new ElectLeadersRequestData.TopicPartitions().setTopic("missing").setPartitions(List.of(3)))));
+                        new ElectLeadersRequestData.TopicPartitions().setTopic("missing").setPartitions(List.of(3)))),
+                ElectionRules.DEFAULTS);
         assertThat(unknown.result().replicaElectionResults().get(0).partitionResult().get(0).errorCode())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
     }

@@ -1,0 +1,172 @@
+package dev.spool.broker.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.AlterPartitionRequestData;
+import dev.spool.protocol.message.ElectLeadersRequestData;
+import dev.spool.protocol.message.ElectLeadersResponseData;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * KIP-966's eligible leader replicas, through the controller's decisions (AlterPartition, fence, unfence,
+ * ElectLeaders), on a partition of three replicas with min.insync.replicas 2.
+ */
+class PartitionChangeTest {
+
+    private static final ElectionRules MIN_ISR_TWO = FixedElectionRules.minIsr(2);
+
+    private MetadataImage image;
+    private int first;
+    private int second;
+    private int third;
+
+    @BeforeEach
+    void aPartitionOfThreeReplicas() {
+        image = TopicControllerTest.threeBrokersWithTopic("t");
+        List<Integer> replicas = partition().replicas();
+        first = replicas.get(0);
+        second = replicas.get(1);
+        third = replicas.get(2);
+        assertThat(partition().leader()).isEqualTo(first);
+    }
+
+    private PartitionImage partition() {
+        return image.topic("t").partitions().get(0);
+    }
+
+    /** Applies {@code change}'s records as a broker reads them: written as bytes and read back. */
+    private void apply(MetadataChange<?> change) {
+        List<VersionedRecord> read = new ArrayList<>();
+        for (VersionedRecord record : change.records()) {
+            read.add(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)));
+        }
+        image = image.apply(read, image.offset() + Math.max(1, read.size()));
+    }
+
+    /** The leader's AlterPartition to {@code isr}, as the controller takes it. */
+    private void leaderAlters(List<Integer> isr) {
+        PartitionImage current = partition();
+        List<AlterPartitionRequestData.BrokerState> members = new ArrayList<>();
+        for (int member : isr) {
+            members.add(new AlterPartitionRequestData.BrokerState().setBrokerId(member)
+                    .setBrokerEpoch(image.brokers().get(member).brokerEpoch()));
+        }
+        MetadataChange<?> change = IsrChanges.alter(image, new AlterPartitionRequestData()
+                .setBrokerId(current.leader()).setBrokerEpoch(image.brokers().get(current.leader()).brokerEpoch())
+                .setTopics(List.of(new AlterPartitionRequestData.TopicData().setTopicId(image.topic("t").id())
+                        .setPartitions(List.of(new AlterPartitionRequestData.PartitionData().setPartitionIndex(0)
+                                .setLeaderEpoch(current.leaderEpoch()).setPartitionEpoch(current.partitionEpoch())
+                                .setNewIsrWithEpochs(members))))), MIN_ISR_TWO);
+        assertThat(change.records()).as("the change is taken").isNotEmpty();
+        apply(change);
+    }
+
+    @Test
+    void replicasLeavingAnIsrBelowMinIsrBecomeEligibleAndOneOfThemLeadsWhenTheIsrEmpties() {
+        leaderAlters(List.of(first, second));
+        assertThat(partition().elr()).as("at min ISR, no ELR").isEmpty();
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).as("left while the ISR fell below min ISR").containsExactly(second);
+
+        apply(BrokerRegistrations.fence(image, first, MIN_ISR_TWO));
+
+        assertThat(partition().leader()).as("the eligible replica leads though it was out of the ISR")
+                .isEqualTo(second);
+        assertThat(partition().isr()).containsExactly(second);
+        assertThat(partition().elr()).as("the fenced leader is eligible in turn").containsExactly(first);
+        assertThat(partition().lastKnownElr()).isEmpty();
+    }
+
+    @Test
+    void theIsrBackAtMinIsrClearsTheElr() {
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).containsExactly(second, third);
+
+        leaderAlters(List.of(first, third));
+
+        assertThat(partition().isr()).containsExactly(first, third);
+        assertThat(partition().elr()).isEmpty();
+    }
+
+    @Test
+    void withEveryEligibleReplicaFencedThePartitionWaitsForOneAndTheLastLeaderIsRecorded() {
+        apply(BrokerRegistrations.fence(image, third, MIN_ISR_TWO));
+        apply(BrokerRegistrations.fence(image, second, MIN_ISR_TWO));
+        assertThat(partition().isr()).containsExactly(first);
+        assertThat(partition().elr()).containsExactly(second);
+        apply(BrokerRegistrations.fence(image, first, MIN_ISR_TWO));
+
+        assertThat(partition().leader()).isEqualTo(-1);
+        assertThat(partition().isr()).isEmpty();
+        assertThat(partition().elr()).containsExactly(first, second);
+        assertThat(partition().lastKnownElr()).containsExactly(first);
+
+        apply(BrokerRegistrations.unfence(image, third, MIN_ISR_TWO));
+        assertThat(partition().leader()).as("not eligible: it left the ISR while min ISR held").isEqualTo(-1);
+        apply(BrokerRegistrations.unfence(image, second, MIN_ISR_TWO));
+        assertThat(partition().leader()).isEqualTo(second);
+        assertThat(partition().isr()).containsExactly(second);
+        assertThat(partition().elr()).containsExactly(first);
+        assertThat(partition().lastKnownElr()).as("cleared once led").isEmpty();
+    }
+
+    @Test
+    void anUnregisteredBrokerIsNoLongerEligible() {
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).containsExactly(second, third);
+
+        apply(BrokerRegistrations.unregister(image, second, MIN_ISR_TWO));
+
+        assertThat(partition().elr()).containsExactly(third);
+    }
+
+    @Test
+    void anUncleanElectionAskedForTakesAnEligibleReplicaBeforeOneOutOfSync() {
+        apply(BrokerRegistrations.fence(image, third, MIN_ISR_TWO));
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).containsExactly(second);
+        apply(BrokerRegistrations.fence(image, second, MIN_ISR_TWO));
+        apply(BrokerRegistrations.fence(image, first, MIN_ISR_TWO));
+        apply(BrokerRegistrations.unfence(image, third, MIN_ISR_TWO));
+        assertThat(partition().leader()).isEqualTo(-1);
+        apply(BrokerRegistrations.unfence(image, second, MIN_ISR_TWO));
+        assertThat(partition().leader()).as("eligible: elected at once").isEqualTo(second);
+        apply(BrokerRegistrations.fence(image, second, MIN_ISR_TWO));
+        assertThat(partition().elr()).containsExactly(first, second);
+
+        MetadataChange<ElectLeadersResponseData> elected = LeaderElections.elect(image, new ElectLeadersRequestData()
+                .setElectionType(LeaderElections.UNCLEAN).setTopicPartitions(List.of(
+                        new ElectLeadersRequestData.TopicPartitions().setTopic("t").setPartitions(List.of(0)))),
+                MIN_ISR_TWO);
+        apply(elected);
+
+        assertThat(elected.result().replicaElectionResults().get(0).partitionResult().get(0).errorCode())
+                .isEqualTo(Errors.NONE.code());
+        assertThat(partition().leader()).as("the only unfenced replica, out of sync").isEqualTo(third);
+        assertThat(partition().isr()).containsExactly(third);
+        assertThat(partition().elr()).as("forgotten: the new leader may lack committed records").isEmpty();
+    }
+
+    @Test
+    void theEligibleReplicasSurviveASnapshotWrittenAndReadAsBytes() {
+        leaderAlters(List.of(first));
+        apply(BrokerRegistrations.fence(image, first, MIN_ISR_TWO));
+        PartitionImage before = partition();
+        assertThat(before.elr()).isNotEmpty();
+
+        List<VersionedRecord> records = new ArrayList<>();
+        for (VersionedRecord record : MetadataSnapshot.recordsOf(image)) {
+            records.add(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)));
+        }
+        MetadataImage rebuilt = MetadataImage.EMPTY.apply(records, image.offset());
+
+        assertThat(rebuilt.topic("t").partitions().get(0)).isEqualTo(before);
+        assertThat(records).filteredOn(record -> record.type() == MetadataRecordType.PARTITION_RECORD)
+                .extracting(VersionedRecord::version).containsOnly(PartitionChange.ELR_RECORD_VERSION);
+    }
+}

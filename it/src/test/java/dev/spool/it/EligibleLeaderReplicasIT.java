@@ -1,0 +1,83 @@
+package dev.spool.it;
+
+import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+import static dev.spool.it.ReplicatedTopics.admin;
+import static dev.spool.it.ReplicatedTopics.ids;
+import static dev.spool.it.ReplicatedTopics.partition;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.Test;
+
+/**
+ * KIP-966's eligible leader replicas on real processes, as {@code kafka-topics --describe} shows them: a topic with
+ * min.insync.replicas 2 on two broker-only nodes loses its follower (the ISR falls below min ISR, so the follower,
+ * which holds every acknowledged record, becomes eligible) and then its leader. Unclean elections stay off, yet the
+ * follower leads when it returns, with every acknowledged record; the ELR clears once the ISR is back at min ISR.
+ */
+class EligibleLeaderReplicasIT {
+
+    private static final String TOPIC = "eligible";
+    private static final String TOPICS = "org.apache.kafka.tools.TopicCommand";
+    private static final Pattern PARTITION_LINE = Pattern.compile(
+            "Partition: 0\\s+Leader: (\\S+)\\s+Replicas: (\\S*)\\s+Isr: (\\S*)\\s+Elr: (\\S*)\\s+LastKnownElr: (\\S*)");
+
+    /** Waits until kafka-topics --describe prints {@code expected} of partition 0 (see {@link #described}). */
+    private static void awaitDescribed(SpoolCluster cluster, List<String> expected, String what) throws Exception {
+        awaitTrue(() -> {
+            List<String> now = described(cluster);
+            if (!now.equals(expected)) {
+                throw new AssertionError("kafka-topics describes " + now);
+            }
+            return true;
+        }, what);
+    }
+
+    /** What kafka-topics --describe prints of partition 0: leader, replicas, ISR, ELR, last known ELR. */
+    private static List<String> described(SpoolCluster cluster) throws Exception {
+        ExternalCommand.Result result = KafkaTool.run(TOPICS, "--bootstrap-server", cluster.bootstrap(), "--describe",
+                "--topic", TOPIC);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        Matcher matcher = PARTITION_LINE.matcher(result.output());
+        assertThat(matcher.find()).as(result.output()).isTrue();
+        return List.of(matcher.group(1), matcher.group(2), matcher.group(3), matcher.group(4), matcher.group(5));
+    }
+
+    @Test
+    void aFollowerThatLeftTheIsrBelowMinIsrLeadsWhenTheLeaderIsGoneWithoutAnUncleanElection() throws Exception {
+        try (SpoolCluster cluster = ReplicatedTopics.twoBrokersBehindAQuorum();
+             Admin admin = admin(cluster.bootstrap())) {
+            ReplicatedTopics.createOnBrokersFourAndFive(admin, TOPIC, Map.of("min.insync.replicas", "2"));
+            List<String> acknowledged = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "both", 20);
+            assertThat(described(cluster)).containsExactly("4", "4,5", "4,5", "", "");
+
+            cluster.kill(5);
+            awaitDescribed(cluster, List.of("4", "4,5", "4", "5", ""),
+                    "broker 5 out of the ISR, below min ISR: eligible");
+            cluster.kill(4);
+            awaitDescribed(cluster, List.of("none", "4,5", "", "4,5", "4"),
+                    "no leader, an empty ISR, both eligible, broker 4 the last leader");
+
+            cluster.restart(5);
+            awaitTrue(() -> {
+                Node leader = partition(admin, TOPIC, 0).leader();
+                return leader != null && leader.id() == 5;
+            }, "broker 5 leading, elected from the ELR");
+            assertThat(described(cluster)).containsExactly("5", "4,5", "5", "4", "");
+            assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, acknowledged.size()))
+                    .as("every acknowledged record").containsExactlyInAnyOrderElementsOf(acknowledged);
+
+            cluster.restart(4);
+            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 2, "broker 4 back in sync");
+            assertThat(described(cluster)).as("at min ISR, the ELR cleared").element(3).isEqualTo("");
+            List<String> after = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "after", 10);
+            assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, acknowledged.size() + after.size()))
+                    .containsAll(acknowledged).containsAll(after);
+        }
+    }
+}
