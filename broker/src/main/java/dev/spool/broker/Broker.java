@@ -82,9 +82,11 @@ public final class Broker implements AutoCloseable {
             closer.handOver(startingTransport);
             // A controller-only node registers no broker: no partition is placed on it, no client sent to it.
             MetadataLayer.Registration registration = config.cluster().isBroker()
-                    ? metadata.register(network.advertised) : null;
+                    ? metadata.register(network.advertised, storage.logs.previousBrokerEpoch()) : null;
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
             if (registration != null) {
+                // Written into the clean-shutdown markers: the next start tells the controller it shut down cleanly.
+                storage.logs.brokerEpoch(registration.brokerEpoch());
                 // Closed first: a broker of a cluster asks to be fenced while it still serves.
                 closer.register(registration.lifecycle());
                 LOG.info("Spool broker {} of cluster {} started in {} ms, listening on {}, advertising {} (broker "

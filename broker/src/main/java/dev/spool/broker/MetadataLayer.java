@@ -298,8 +298,10 @@ final class MetadataLayer implements AutoCloseable {
      * controller listeners left out: clients never reach them) and returns its broker epoch; clients learn of the
      * broker from the image from then on. In a cluster, the active controller registers it (fenced until its
      * heartbeats show it caught up), and the returned lifecycle keeps sending them until closed.
+     * {@code previousBrokerEpoch}: see {@link BrokerLifecycle#register}.
      */
-    Registration register(List<Endpoint> advertised) throws IOException, InterruptedException {
+    Registration register(List<Endpoint> advertised, long previousBrokerEpoch)
+            throws IOException, InterruptedException {
         List<BrokerRegistration.Listener> listeners = new ArrayList<>(advertised.size());
         for (Endpoint endpoint : advertised) {
             if (!config.cluster().isControllerListener(endpoint.listenerName())) {
@@ -313,7 +315,8 @@ final class MetadataLayer implements AutoCloseable {
         }
         if (isCluster()) {
             BrokerLifecycle lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, controller, metadata::image);
-            long brokerEpoch = lifecycle.register(listeners, config.rack(), REGISTRATION_TIMEOUT_MS);
+            long brokerEpoch = lifecycle.register(listeners, config.rack(), previousBrokerEpoch,
+                    REGISTRATION_TIMEOUT_MS);
             lifecycle.startHeartbeats(scheduler, config.cluster().heartbeatIntervalMs());
             try {
                 lifecycle.awaitUnfenced(REGISTRATION_TIMEOUT_MS);

@@ -64,6 +64,14 @@ final class ReplicatedTopics {
         MetadataQuorumTool.awaitTrue(() -> ids(partition(admin, topic, 0).isr()).size() == 2, "both replicas in sync");
     }
 
+    /** Waits until broker {@code leaderId} leads partition 0 of {@code topic}. */
+    static void awaitLeader(Admin admin, String topic, int leaderId, String what) throws Exception {
+        MetadataQuorumTool.awaitTrue(() -> {
+            Node leader = partition(admin, topic, 0).leader();
+            return leader != null && leader.id() == leaderId;
+        }, what);
+    }
+
     static TopicDescription describe(Admin admin, String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
     }

@@ -36,10 +36,7 @@ class UncleanElectionIT {
             }, "no leader once the last in-sync replica is gone");
 
             cluster.restart(5);
-            awaitTrue(() -> {
-                Node leader = partition(admin, TOPIC, 0).leader();
-                return leader != null && leader.id() == 5;
-            }, "broker 5 leading, out of sync as it was");
+            ReplicatedTopics.awaitLeader(admin, TOPIC, 5, "broker 5 leading, out of sync as it was");
             assertThat(ids(partition(admin, TOPIC, 0).isr())).containsExactly(5);
             List<String> after = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "after", 10);
             assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, 20))

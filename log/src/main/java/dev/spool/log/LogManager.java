@@ -6,17 +6,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,13 +51,14 @@ import java.util.function.Function;
  * offline until a restart loads it again.
  */
 public final class LogManager implements AutoCloseable {
-    public static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    public static final String CLEAN_SHUTDOWN_FILE = CleanShutdownMarker.FILE;
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
     /** Kafka's default of {@code num.recovery.threads.per.data.dir}. */
     public static final int DEFAULT_RECOVERY_THREADS_PER_DATA_DIR = 2;
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+    private static final long NO_BROKER_EPOCH_SEEN = Long.MIN_VALUE;
 
     private final List<Path> logDirs;
     private final Function<String, LogConfig> topicConfigs;
@@ -73,6 +72,9 @@ public final class LogManager implements AutoCloseable {
     private final LogDirFailureChannel failures = new LogDirFailureChannel();
     private final List<LogDirFailureListener> failureListeners = new CopyOnWriteArrayList<>();
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
+    /** What the markers found at start named (see {@link #previousBrokerEpoch}); unset until a used dir is loaded. */
+    private long previousBrokerEpoch = NO_BROKER_EPOCH_SEEN;
+    private volatile long brokerEpoch = -1;
     private LogCleaner cleaner;
     private boolean closed;
 
@@ -157,7 +159,8 @@ public final class LogManager implements AutoCloseable {
         long startNanos = System.nanoTime();
         Files.createDirectories(logDir);
         Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
-        boolean clean = Files.exists(marker);
+        OptionalLong markedEpoch = CleanShutdownMarker.read(logDir);
+        boolean clean = markedEpoch.isPresent();
         Map<TopicPartition, Long> recoveryPoints = readCheckpoint(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
         Map<TopicPartition, Long> startOffsets = readCheckpoint(logDir.resolve(LOG_START_OFFSET_CHECKPOINT));
         Map<TopicPartition, Long> highWatermarks = readCheckpoint(logDir.resolve(REPLICATION_OFFSET_CHECKPOINT));
@@ -182,6 +185,11 @@ public final class LogManager implements AutoCloseable {
         Files.deleteIfExists(marker);
         // A directory that never held a log has nothing a crash could have left behind: no marker is expected.
         boolean neverUsed = partitionDirs.isEmpty() && !Files.exists(logDir.resolve(RECOVERY_POINT_CHECKPOINT));
+        if (!neverUsed) {
+            long epoch = markedEpoch.orElse(-1);
+            boolean agrees = previousBrokerEpoch == NO_BROKER_EPOCH_SEEN || previousBrokerEpoch == epoch;
+            previousBrokerEpoch = agrees ? epoch : -1;
+        }
         LOG.info("Loaded {} partitions from {} ({}) in {} ms on {} threads", partitionDirs.size(), logDir,
                 neverUsed ? "new log dir" : clean ? "clean shutdown" : "unclean shutdown",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), recoveryThreadsPerDataDir);
@@ -545,7 +553,7 @@ public final class LogManager implements AutoCloseable {
             }
             try {
                 checkpoint(logDir);
-                writeCleanShutdownMarker(logDir);
+                CleanShutdownMarker.write(logDir, brokerEpoch);
             } catch (IOException e) {
                 onIoError(logDir, e);
                 failure = addFailure(failure, e);
@@ -556,12 +564,17 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    private static void writeCleanShutdownMarker(Path logDir) throws IOException {
-        // Kafka 3.7+ writes a small JSON document (KIP-966 broker epoch); -1 = no epoch known here.
-        Path marker = logDir.resolve(CLEAN_SHUTDOWN_FILE);
-        Files.write(marker, "{\"version\":0,\"brokerEpoch\":-1}".getBytes(StandardCharsets.UTF_8));
-        try (FileChannel channel = FileChannel.open(marker, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
+    /**
+     * The broker epoch the last process named in its clean-shutdown markers, Kafka's "previous broker epoch" a
+     * broker registers with (KIP-966): -1 when any used directory lacks its marker (that process died, and may have
+     * lost what it had not flushed), when the markers disagree or name none, or when every directory is new.
+     */
+    public long previousBrokerEpoch() {
+        return previousBrokerEpoch == NO_BROKER_EPOCH_SEEN ? -1 : previousBrokerEpoch;
+    }
+
+    /** The broker epoch this process registered with, written into the clean-shutdown markers at {@link #close}. */
+    public void brokerEpoch(long brokerEpoch) {
+        this.brokerEpoch = brokerEpoch;
     }
 }

@@ -33,6 +33,28 @@ class LogManagerTest {
     }
 
     @Test
+    void theBrokerEpochOfACleanShutdownIsThePreviousOneAtTheNextStartAndACrashLeavesNone() throws IOException {
+        List<Path> dirs = List.of(root.resolve("d1"), root.resolve("d2"));
+        LogManager first = open(dirs);
+        assertThat(first.previousBrokerEpoch()).as("new directories").isEqualTo(-1);
+        first.getOrCreate(new TopicPartition("orders", 0));
+        first.brokerEpoch(42);
+        first.close();
+        assertThat(dirs.get(0).resolve(LogManager.CLEAN_SHUTDOWN_FILE))
+                .hasContent("{\"version\":0,\"brokerEpoch\":42}");
+
+        LogManager second = open(dirs);
+        assertThat(second.previousBrokerEpoch()).isEqualTo(42);
+        second.brokerEpoch(77);
+        second.close();
+        Files.delete(dirs.get(1).resolve(LogManager.CLEAN_SHUTDOWN_FILE)); // as if that directory's process died
+
+        LogManager third = open(dirs);
+        assertThat(third.previousBrokerEpoch()).as("one directory not shut down cleanly").isEqualTo(-1);
+        third.close();
+    }
+
+    @Test
     void cleanShutdownWritesKafkaCheckpointsAndMarkerAndReopens() throws IOException {
         Path dir = root.resolve("d1");
         LogManager manager = open(List.of(dir));

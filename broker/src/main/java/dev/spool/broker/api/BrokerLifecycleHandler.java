@@ -80,8 +80,8 @@ public final class BrokerLifecycleHandler {
         }
         return metadata.submit(image -> isAnotherLiveIncarnation(image, request)
                         ? new MetadataChange<Long>(List.of(), null)
-                        : BrokerRegistrations.register(image, request.brokerId(), request.incarnationId(), listeners,
-                                request.rack(), true))
+                        : BrokerRegistrations.reregister(image, request.brokerId(), request.incarnationId(), listeners,
+                                request.rack(), request.previousBrokerEpoch(), rules))
                 .<Message>handle((brokerEpoch, failure) -> {
                     if (failure != null) {
                         return new BrokerRegistrationResponseData().setErrorCode(ControllerErrors.codeOf(failure))

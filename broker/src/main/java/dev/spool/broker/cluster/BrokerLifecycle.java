@@ -58,17 +58,20 @@ public final class BrokerLifecycle implements AutoCloseable {
 
     /**
      * Registers with the active controller, retrying while there is none (an election) or it cannot be reached,
-     * for at most {@code timeoutMs}; returns the broker epoch.
+     * for at most {@code timeoutMs}; returns the broker epoch. {@code previousBrokerEpoch} is the epoch the last
+     * process of this broker shut down cleanly with, -1 when it did not (KIP-966: the controller then no longer
+     * counts this broker's replicas as eligible leaders).
      */
-    public long register(List<BrokerRegistration.Listener> listeners, String rack, long timeoutMs)
-            throws IOException, InterruptedException {
+    public long register(List<BrokerRegistration.Listener> listeners, String rack, long previousBrokerEpoch,
+                         long timeoutMs) throws IOException, InterruptedException {
         List<BrokerRegistrationRequestData.Listener> advertised = new ArrayList<>();
         for (BrokerRegistration.Listener listener : listeners) {
             advertised.add(new BrokerRegistrationRequestData.Listener().setName(listener.name())
                     .setHost(listener.host()).setPort(listener.port()).setSecurityProtocol(listener.securityProtocol()));
         }
         BrokerRegistrationRequestData request = new BrokerRegistrationRequestData().setBrokerId(nodeId)
-                .setClusterId(clusterId).setIncarnationId(incarnationId).setListeners(advertised).setRack(rack);
+                .setClusterId(clusterId).setIncarnationId(incarnationId).setListeners(advertised).setRack(rack)
+                .setPreviousBrokerEpoch(previousBrokerEpoch);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         String lastProblem = "no active controller";
         while (System.nanoTime() < deadline) {

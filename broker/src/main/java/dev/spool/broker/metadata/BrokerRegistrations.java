@@ -48,6 +48,36 @@ public final class BrokerRegistrations {
     }
 
     /**
+     * A cluster's broker registering (fenced, see {@link #register}) after a restart: when {@code previousBrokerEpoch}
+     * is not the epoch of its registration (its last process did not shut down cleanly, so it may have lost records
+     * it had not flushed), its replicas stop being eligible leaders (KIP-966). A broker never registered before has
+     * none.
+     */
+    public static MetadataChange<Long> reregister(MetadataImage image, int brokerId, Uuid incarnationId,
+                                                  List<BrokerRegistration.Listener> listeners, String rack,
+                                                  long previousBrokerEpoch, ElectionRules rules) {
+        MetadataChange<Long> registration = register(image, brokerId, incarnationId, listeners, rack, true);
+        BrokerRegistration before = image.brokers().get(brokerId);
+        if (before == null || before.brokerEpoch() == previousBrokerEpoch) {
+            return registration;
+        }
+        // The registration first: the broker epoch is its offset.
+        List<VersionedRecord> records = new ArrayList<>(registration.records());
+        for (TopicImage topic : image.topics()) {
+            for (PartitionImage partition : topic.partitions().values()) {
+                if (partition.elr().contains(brokerId)) {
+                    VersionedRecord change = new PartitionChange(image, topic, partition, rules).forgetting(brokerId)
+                            .record();
+                    if (change != null) {
+                        records.add(change);
+                    }
+                }
+            }
+        }
+        return new MetadataChange<>(records, registration.result());
+    }
+
+    /**
      * Fences {@code brokerId} (Kafka's FenceBrokerRecord) and moves away the leadership of the partitions it
      * leads (see {@link #leadershipMovedAwayFrom}). Nothing when it is unknown or already fenced.
      */

@@ -7,6 +7,7 @@ import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.message.ElectLeadersRequestData;
 import dev.spool.protocol.message.ElectLeadersResponseData;
 import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -123,6 +124,22 @@ class PartitionChangeTest {
         apply(BrokerRegistrations.unregister(image, second, MIN_ISR_TWO));
 
         assertThat(partition().elr()).containsExactly(third);
+    }
+
+    @Test
+    void aBrokerThatDidNotShutDownCleanlyIsNoLongerEligibleWhenItRegistersAgain() {
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).containsExactly(second, third);
+        long secondEpoch = image.brokers().get(second).brokerEpoch();
+
+        apply(BrokerRegistrations.reregister(image, second, new Uuid(9, 9), List.of(), null, secondEpoch,
+                MIN_ISR_TWO));
+        assertThat(partition().elr()).as("shut down cleanly in the epoch it had: still eligible")
+                .containsExactly(second, third);
+        assertThat(image.brokers().get(second).fenced()).as("registered again, fenced until caught up").isTrue();
+
+        apply(BrokerRegistrations.reregister(image, third, new Uuid(8, 8), List.of(), null, -1, MIN_ISR_TWO));
+        assertThat(partition().elr()).as("a crash may have lost what it had not flushed").containsExactly(second);
     }
 
     @Test
