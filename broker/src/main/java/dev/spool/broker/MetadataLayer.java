@@ -5,12 +5,12 @@ import dev.spool.broker.client.ClientSettings;
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.cluster.BrokerFencer;
-import dev.spool.broker.cluster.LeaderBalancer;
 import dev.spool.broker.cluster.BrokerLifecycle;
 import dev.spool.broker.cluster.BrokerSessions;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.cluster.ControllerChannel;
 import dev.spool.broker.cluster.FetchingMetadataQuorum;
+import dev.spool.broker.cluster.PeriodicElections;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.config.ClusterSettings;
@@ -151,10 +151,12 @@ final class MetadataLayer implements AutoCloseable {
                 closer.register(new BrokerFencer(metadata, sessions, storage.clock::nowMs, lifecycle,
                         SESSION_CHECK_INTERVAL_MS, configLayers));
                 if (config.get(BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE)) {
-                    closer.register(new LeaderBalancer(metadata, lifecycle,
+                    closer.register(PeriodicElections.preferred(metadata, lifecycle,
                             TimeUnit.SECONDS.toMillis(config.get(BrokerConfig.LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS)),
                             configLayers));
                 }
+                closer.register(PeriodicElections.unclean(metadata, lifecycle,
+                        config.get(BrokerConfig.UNCLEAN_LEADER_ELECTION_INTERVAL_MS), configLayers));
             }
             return new MetadataLayer(metadata, configLayers, topics, controller, sessions, membership,
                     clients, log, config, storage.meta.clusterId(), lifecycle, closer);

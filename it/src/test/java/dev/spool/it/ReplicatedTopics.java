@@ -47,11 +47,12 @@ final class ReplicatedTopics {
 
     /**
      * A cluster of three controllers and the broker-only nodes 4 and 5, fenced 3 s after they stop, with no leader
-     * balancing: the layout for a topic whose two replicas are taken down one by one.
+     * balancing and unclean elections checked every second: the layout for a topic whose two replicas are taken
+     * down one by one.
      */
     static SpoolCluster twoBrokersBehindAQuorum() throws Exception {
         return SpoolCluster.start(3, 2, "broker.session.timeout.ms=3000", "broker.heartbeat.interval.ms=500",
-                "auto.leader.rebalance.enable=false");
+                "auto.leader.rebalance.enable=false", "unclean.leader.election.interval.ms=1000");
     }
 
     /**

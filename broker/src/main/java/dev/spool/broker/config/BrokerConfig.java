@@ -225,6 +225,10 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = ConfigKey.integer(
             "leader.imbalance.check.interval.seconds", 300, "How often the active controller looks for partitions "
                     + "led by another replica than their preferred one.").validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Long> UNCLEAN_LEADER_ELECTION_INTERVAL_MS = ConfigKey.longValue(
+            "unclean.leader.election.interval.ms", 300_000L, "How often the active controller elects a leader out of "
+                    + "sync for partitions without one whose topic allows unclean elections (a fence or an unfence "
+                    + "does so at once).").validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<String> METRICS_LISTENER = ConfigKey.string("metrics.listener", "",
             "host:port of the Prometheus metrics endpoint (HTTP, path /metrics), e.g. 127.0.0.1:9404; port 0 picks "
@@ -249,7 +253,7 @@ public final class BrokerConfig {
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,
             REPLICA_FETCH_BACKOFF_MS, REPLICA_LAG_TIME_MAX_MS, AUTO_LEADER_REBALANCE_ENABLE,
-            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, METRICS_LISTENER);
+            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, UNCLEAN_LEADER_ELECTION_INTERVAL_MS, METRICS_LISTENER);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

@@ -79,6 +79,30 @@ public final class LeaderElections {
         return new MetadataChange<>(records, records.size());
     }
 
+    /**
+     * For every partition without a leader whose topic allows unclean elections, the leader {@link PartitionChange}
+     * elects (any unfenced replica when no eligible one is left); the number of partitions given one.
+     */
+    public static MetadataChange<Integer> uncleanWhereAllowed(MetadataImage image, ElectionRules rules) {
+        List<VersionedRecord> records = new ArrayList<>();
+        for (TopicImage topic : image.topics()) {
+            if (!rules.uncleanAllowed(image, topic.name())) {
+                continue;
+            }
+            for (PartitionImage partition : topic.partitions().values()) {
+                if (partition.leader() >= 0) {
+                    continue;
+                }
+                PartitionChange change = new PartitionChange(image, topic, partition, rules);
+                VersionedRecord record = change.record();
+                if (change.leader() >= 0) {
+                    records.add(record);
+                }
+            }
+        }
+        return new MetadataChange<>(records, records.size());
+    }
+
     private static PartitionResult electOne(MetadataImage image, TopicImage topic, PartitionImage partition,
                                             byte type, ElectionRules rules, List<VersionedRecord> records) {
         int index = partition.partition();

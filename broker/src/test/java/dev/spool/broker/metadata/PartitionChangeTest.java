@@ -10,6 +10,7 @@ import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,25 @@ class PartitionChangeTest {
         assertThat(partition().leader()).as("the only unfenced replica, out of sync").isEqualTo(third);
         assertThat(partition().isr()).containsExactly(third);
         assertThat(partition().elr()).as("forgotten: the new leader may lack committed records").isEmpty();
+    }
+
+    @Test
+    void aLeaderlessPartitionIsLedOutOfSyncOnceItsTopicAllowsUncleanElections() {
+        apply(BrokerRegistrations.fence(image, third, MIN_ISR_TWO));
+        apply(BrokerRegistrations.fence(image, second, MIN_ISR_TWO));
+        apply(BrokerRegistrations.fence(image, first, MIN_ISR_TWO));
+        apply(BrokerRegistrations.unfence(image, third, MIN_ISR_TWO));
+        assertThat(partition().leader()).as("the only unfenced replica is not eligible").isEqualTo(-1);
+        assertThat(LeaderElections.uncleanWhereAllowed(image, MIN_ISR_TWO).result()).isZero();
+
+        MetadataChange<Integer> elected = LeaderElections.uncleanWhereAllowed(image,
+                new FixedElectionRules(2, Set.of("t")));
+        apply(elected);
+
+        assertThat(elected.result()).isEqualTo(1);
+        assertThat(partition().leader()).isEqualTo(third);
+        assertThat(partition().isr()).containsExactly(third);
+        assertThat(partition().elr()).isEmpty();
     }
 
     @Test
