@@ -1,6 +1,7 @@
 package dev.spool.broker.config;
 
 import dev.spool.broker.metadata.ConfigResource;
+import dev.spool.broker.metadata.ElrResets;
 import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicNames;
@@ -27,8 +28,9 @@ import java.util.function.Function;
  * Decides IncrementalAlterConfigs and AlterConfigs against a metadata image, the way Kafka's
  * controller does: topic overrides (checked by the log module's config parser) and this broker's
  * or the cluster's dynamic log defaults become {@code ConfigRecord}s (a null value deletes an
- * override). Pure: it reads the image and returns records, the MetadataManager appends and applies
- * them. Thread-safe.
+ * override); a change of {@code min.insync.replicas} also clears the eligible leader replicas it
+ * no longer vouches for ({@link ElrResets}). Pure: it reads the image and returns records, the
+ * MetadataManager appends and applies them. Thread-safe.
  */
 public final class ConfigController {
 
@@ -74,6 +76,7 @@ public final class ConfigController {
             }, request.validateOnly(), records);
             outcomes.add(outcome);
         }
+        records.addAll(ElrResets.after(image, records));
         return new MetadataChange<>(records, outcomes);
     }
 
@@ -95,6 +98,7 @@ public final class ConfigController {
                 return new Next(next, null);
             }, request.validateOnly(), records));
         }
+        records.addAll(ElrResets.after(image, records));
         return new MetadataChange<>(records, outcomes);
     }
 

@@ -2,10 +2,12 @@ package dev.spool.broker.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.broker.config.ConfigController;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.message.ElectLeadersRequestData;
 import dev.spool.protocol.message.ElectLeadersResponseData;
+import dev.spool.protocol.message.IncrementalAlterConfigsRequestData;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
@@ -187,6 +189,32 @@ class PartitionChangeTest {
         assertThat(partition().leader()).isEqualTo(third);
         assertThat(partition().isr()).containsExactly(third);
         assertThat(partition().elr()).isEmpty();
+    }
+
+    /** {@code name} set to {@code value} on {@code resourceName}, as IncrementalAlterConfigs asks the controller. */
+    private void configure(byte resourceType, String resourceName, String name, String value) {
+        apply(new ConfigController(1, overrides -> null).incrementalAlter(image, new IncrementalAlterConfigsRequestData()
+                .setResources(new ArrayList<>(List.of(new IncrementalAlterConfigsRequestData.AlterConfigsResource()
+                        .setResourceType(resourceType).setResourceName(resourceName)
+                        .setConfigs(new ArrayList<>(List.of(new IncrementalAlterConfigsRequestData.AlterableConfig()
+                                .setName(name).setConfigOperation((byte) 0).setValue(value)))))))));
+    }
+
+    @Test
+    void changingMinIsrClearsTheEligibleReplicasItNoLongerVouchesFor() {
+        // The ISR changes here stay under MIN_ISR_TWO: what is tested is the reset a configured change brings.
+        leaderAlters(List.of(first));
+        configure(ConfigResource.TOPIC, "t", "retention.ms", "60000");
+        assertThat(partition().elr()).as("another setting: kept").containsExactly(second, third);
+
+        configure(ConfigResource.TOPIC, "t", "min.insync.replicas", "1");
+        assertThat(partition().elr()).as("the topic's min ISR").isEmpty();
+
+        leaderAlters(List.of(first, second));
+        leaderAlters(List.of(first));
+        assertThat(partition().elr()).containsExactly(second);
+        configure(ConfigResource.BROKER, "", "min.insync.replicas", "3");
+        assertThat(partition().elr()).as("the cluster's default").isEmpty();
     }
 
     @Test
