@@ -2,10 +2,10 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.fixtures.FixedPorts;
 import dev.spool.it.reliability.CommittingConsumer;
 import dev.spool.it.reliability.LogAudit;
 import dev.spool.it.reliability.NumberedProducer;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,9 +144,8 @@ class KillLoopIT {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
     }
 
+    /** A port a restarted broker binds again: below the ephemeral range (see {@link FixedPorts}). */
     static int freePort() throws java.io.IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return FixedPorts.one();
     }
 }

@@ -1,8 +1,8 @@
 package dev.spool.it;
 
+import dev.spool.fixtures.FixedPorts;
 import dev.spool.log.FileTrees;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,21 +95,12 @@ public final class SpoolCluster implements AutoCloseable {
         }
     }
 
-    /** A port free now whose next port is free too (the Raft port beside the controller port). */
+    /**
+     * A port free now whose next port is free too (the Raft port beside the controller port), below the ephemeral
+     * range: a restarted node binds both again.
+     */
     static int freePortPair() throws IOException {
-        while (true) {
-            try (ServerSocket first = new ServerSocket(0)) {
-                int port = first.getLocalPort();
-                if (port >= 65535) {
-                    continue;
-                }
-                try (ServerSocket second = new ServerSocket(port + 1)) {
-                    return port;
-                } catch (IOException taken) {
-                    // try another
-                }
-            }
-        }
+        return FixedPorts.consecutive(2);
     }
 
     private SpoolProcess startProcess(int nodeId) throws IOException, InterruptedException {

@@ -9,6 +9,7 @@ import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.MetadataSnapshot;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.fixtures.FixedPorts;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.metadata.MetadataRecordType;
@@ -17,8 +18,6 @@ import dev.spool.protocol.types.Uuid;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,10 +123,9 @@ class RaftMetadataQuorumTest {
         voters.put(id, new Voter(quorum, commits, image, resets));
     }
 
+    /** A voter's port, bound again when it restarts: below the ephemeral range (see {@link FixedPorts}). */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return FixedPorts.one();
     }
 
     private int awaitLeader() throws InterruptedException {
