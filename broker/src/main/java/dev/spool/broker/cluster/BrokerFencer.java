@@ -2,9 +2,9 @@ package dev.spool.broker.cluster;
 
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
+import dev.spool.broker.metadata.ElectionRules;
 import dev.spool.broker.metadata.MetadataChange;
 import dev.spool.broker.metadata.MetadataManager;
-import dev.spool.broker.metadata.ElectionRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,9 +35,9 @@ public final class BrokerFencer implements AutoCloseable {
     public BrokerFencer(MetadataManager metadata, BrokerSessions sessions, LongSupplier clockMs,
                         ScheduledExecutorService scheduler, long checkIntervalMs, ElectionRules rules) {
         this.metadata = metadata;
-        this.rules = rules;
         this.sessions = sessions;
         this.clockMs = clockMs;
+        this.rules = rules;
         this.task = scheduler.scheduleWithFixedDelay(this::check, checkIntervalMs, checkIntervalMs,
                 TimeUnit.MILLISECONDS);
     }

@@ -2,13 +2,14 @@ package dev.spool.broker.metadata;
 
 import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
-import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.RegisterBrokerRecordData;
 import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
 import dev.spool.protocol.metadata.UnregisterBrokerRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The controller's decisions about brokers, against an image: a broker that starts registers with a new
@@ -63,17 +64,8 @@ public final class BrokerRegistrations {
         }
         // The registration first: the broker epoch is its offset.
         List<VersionedRecord> records = new ArrayList<>(registration.records());
-        for (TopicImage topic : image.topics()) {
-            for (PartitionImage partition : topic.partitions().values()) {
-                if (partition.elr().contains(brokerId)) {
-                    VersionedRecord change = new PartitionChange(image, topic, partition, rules).forgetting(brokerId)
-                            .record();
-                    if (change != null) {
-                        records.add(change);
-                    }
-                }
-            }
-        }
+        records.addAll(partitionChanges(image, rules, partition -> partition.elr().contains(brokerId),
+                change -> change.forgetting(brokerId)));
         return new MetadataChange<>(records, registration.result());
     }
 
@@ -121,18 +113,26 @@ public final class BrokerRegistrations {
      */
     private static List<VersionedRecord> leadershipMovedAwayFrom(MetadataImage image, int brokerId,
                                                                  ElectionRules rules, boolean gone) {
+        return partitionChanges(image, rules, partition -> partition.leader() == brokerId
+                        || partition.isr().contains(brokerId) || gone && partition.elr().contains(brokerId),
+                change -> gone ? change.without(brokerId).forgetting(brokerId) : change.without(brokerId));
+    }
+
+    /**
+     * The records of {@code how} applied to each partition {@code concerned} selects (see {@link PartitionChange});
+     * a partition the change leaves as it was has none.
+     */
+    private static List<VersionedRecord> partitionChanges(MetadataImage image, ElectionRules rules,
+                                                          Predicate<PartitionImage> concerned,
+                                                          UnaryOperator<PartitionChange> how) {
         List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
             for (PartitionImage partition : topic.partitions().values()) {
-                boolean concerned = partition.leader() == brokerId || partition.isr().contains(brokerId)
-                        || gone && partition.elr().contains(brokerId);
-                if (!concerned) {
-                    continue;
-                }
-                PartitionChange change = new PartitionChange(image, topic, partition, rules).without(brokerId);
-                VersionedRecord record = (gone ? change.forgetting(brokerId) : change).record();
-                if (record != null) {
-                    records.add(record);
+                if (concerned.test(partition)) {
+                    VersionedRecord record = how.apply(new PartitionChange(image, topic, partition, rules)).record();
+                    if (record != null) {
+                        records.add(record);
+                    }
                 }
             }
         }
@@ -160,18 +160,9 @@ public final class BrokerRegistrations {
         List<VersionedRecord> records = new ArrayList<>();
         records.add(VersionedRecord.of(MetadataRecordType.UNFENCE_BROKER_RECORD,
                 new UnfenceBrokerRecordData().setId(brokerId).setEpoch(broker.brokerEpoch())));
-        for (TopicImage topic : image.topics()) {
-            for (PartitionImage partition : topic.partitions().values()) {
-                if (partition.leader() != -1 || !partition.replicas().contains(brokerId)) {
-                    continue;
-                }
-                VersionedRecord record = new PartitionChange(image, topic, partition, rules).unfencing(brokerId)
-                        .record();
-                if (record != null) {
-                    records.add(record);
-                }
-            }
-        }
+        records.addAll(partitionChanges(image, rules,
+                partition -> partition.leader() == -1 && partition.replicas().contains(brokerId),
+                change -> change.unfencing(brokerId)));
         return new MetadataChange<>(records, true);
     }
 

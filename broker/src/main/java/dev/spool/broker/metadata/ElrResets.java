@@ -1,5 +1,6 @@
 package dev.spool.broker.metadata;
 
+import dev.spool.log.LogConfigKey;
 import dev.spool.protocol.metadata.ConfigRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
@@ -17,8 +18,7 @@ import java.util.Set;
  */
 public final class ElrResets {
 
-    private static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
-    private static final short LEADER_UNCHANGED = -2;
+    private static final String MIN_INSYNC_REPLICAS = LogConfigKey.MIN_INSYNC_REPLICAS.configName;
 
     private ElrResets() {
     }
@@ -50,8 +50,8 @@ public final class ElrResets {
                 if (!partition.elr().isEmpty()) {
                     resets.add(new VersionedRecord(MetadataRecordType.PARTITION_CHANGE_RECORD,
                             PartitionChange.ELR_RECORD_VERSION, new PartitionChangeRecordData()
-                            .setTopicId(topic.id()).setPartitionId(partition.partition()).setLeader(LEADER_UNCHANGED)
-                            .setEligibleLeaderReplicas(new ArrayList<>())));
+                            .setTopicId(topic.id()).setPartitionId(partition.partition())
+                            .setEligibleLeaderReplicas(new ArrayList<>()))); // leader: -2, unchanged
                 }
             }
         }

@@ -80,23 +80,15 @@ public final class LeaderElections {
     }
 
     /**
-     * For every partition without a leader whose topic allows unclean elections, the leader {@link PartitionChange}
-     * elects (any unfenced replica when no eligible one is left); the number of partitions given one.
+     * For every partition without a leader whose topic allows unclean elections, an unclean election (see
+     * {@link #electOne}); the number of partitions given a leader.
      */
     public static MetadataChange<Integer> uncleanWhereAllowed(MetadataImage image, ElectionRules rules) {
         List<VersionedRecord> records = new ArrayList<>();
         for (TopicImage topic : image.topics()) {
-            if (!rules.uncleanAllowed(image, topic.name())) {
-                continue;
-            }
-            for (PartitionImage partition : topic.partitions().values()) {
-                if (partition.leader() >= 0) {
-                    continue;
-                }
-                PartitionChange change = new PartitionChange(image, topic, partition, rules);
-                VersionedRecord record = change.record();
-                if (change.leader() >= 0) {
-                    records.add(record);
+            if (rules.uncleanAllowed(image, topic.name())) {
+                for (PartitionImage partition : topic.partitions().values()) {
+                    electOne(image, topic, partition, UNCLEAN, rules, records);
                 }
             }
         }
