@@ -48,6 +48,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.server.storage.RaftStorageDirectory;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
@@ -197,10 +198,16 @@ public final class RaftMetadataQuorum implements MetadataQuorum, QuorumMembershi
         }
         // A voter's first start formats its Raft storage; every later one recovers it (Ratis refuses to format
         // over an existing group directory, and recovering a missing one fails).
-        boolean exists = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
+        Path groupDir = storageDir.resolve(group.getGroupId().getUuid().toString());
+        boolean exists = Files.isDirectory(groupDir);
         // Recovered, a dynamic quorum's voter takes its voters from its Raft log, never from how it was formatted
         // (Ratis refuses a group that leaves it out, and ignores the peers of a recovered one).
         RaftGroup startGroup = exists && members.dynamic() ? RaftGroup.valueOf(group.getGroupId()) : group;
+        Path latest = CheckpointStorage.latest(snapshotDir);
+        if (exists && latest != null) {
+            RaftLogBehindSnapshot.dropIfBehind(groupDir.resolve(RaftStorageDirectory.CURRENT_DIR_NAME),
+                    CheckpointStorage.termIndexIn(CheckpointStorage.raftFileOf(latest)).getIndex(), properties);
+        }
         server = RaftServer.newBuilder().setServerId(peerId(members.self())).setGroup(startGroup).setProperties(properties)
                 .setStateMachine(stateMachine)
                 .setOption(exists ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)

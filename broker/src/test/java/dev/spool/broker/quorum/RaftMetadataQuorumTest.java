@@ -311,11 +311,7 @@ class RaftMetadataQuorumTest {
         awaitTrue(() -> voters.get(torn).image().get().offset() == 9, "ten topics on the follower");
         voters.remove(torn).quorum().close();
         // A power cut in the middle of writing the last entry: the segment ends inside it.
-        Path segment;
-        try (Stream<Path> files = Files.walk(dir.resolve("node-" + torn).resolve("ratis"))) {
-            segment = files.filter(file -> file.getFileName().toString().startsWith("log_inprogress_"))
-                    .findFirst().orElseThrow();
-        }
+        Path segment = openSegmentOf(torn);
         long size = Files.size(segment);
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
             channel.truncate(size - 7);
@@ -331,6 +327,42 @@ class RaftMetadataQuorumTest {
         assertThat(back.image().get().topics()).hasSize(11);
         assertThat(back.commits()).extracting(Commit::lastOffset).as("each offset applied once, in order")
                 .isSorted().doesNotHaveDuplicates();
+    }
+
+    /**
+     * The state the torn tail above reaches when the snapshot Ratis takes at a clean stop covers the entry torn
+     * off: Ratis alone then answers the leader 'already have it' and 'missing the entry before' in turn for ever.
+     */
+    @Test
+    void aVoterWhoseSnapshotCoversEntriesItsRaftLogLostStartsFromTheSnapshotAndCatchesUp() throws Exception {
+        startAll(3);
+        int leader = awaitLeader();
+        for (int i = 0; i < 10; i++) {
+            propose(leader, "before-" + i);
+        }
+        int damaged = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
+        awaitTrue(() -> voters.get(damaged).image().get().offset() == 9, "ten topics on the follower");
+        voters.remove(damaged).quorum().close();
+        assertThat(newestCheckpoint(snapshotDirOf(damaged))).as("the snapshot taken at the stop").isEqualTo(10);
+        Path segment = openSegmentOf(damaged);
+        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            channel.truncate(Files.size(segment) / 2);
+        }
+        propose(leader, "while-down");
+
+        start(damaged);
+        Voter back = voters.get(damaged);
+        awaitTrue(() -> back.image().get().offset() >= 10, () -> "the damaged voter to catch up; its image is at "
+                + back.image().get().offset() + "; " + quorumStates());
+        assertThat(back.image().get().offset()).as("the last offset, every entry applied once").isEqualTo(10);
+        assertThat(back.image().get().topics()).hasSize(11);
+    }
+
+    private Path openSegmentOf(int id) throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("node-" + id).resolve("ratis"))) {
+            return files.filter(file -> file.getFileName().toString().startsWith("log_inprogress_"))
+                    .findFirst().orElseThrow();
+        }
     }
 
     private Path snapshotDirOf(int id) {
