@@ -35,6 +35,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -302,29 +303,8 @@ class RaftMetadataQuorumTest {
 
     @Test
     void aVoterWhoseRaftLogLostItsTailRecoversWhatIsValidAndCatchesUp() throws Exception {
-        startAll(3);
-        int leader = awaitLeader();
-        for (int i = 0; i < 10; i++) {
-            propose(leader, "before-" + i);
-        }
-        int torn = voters.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
-        awaitTrue(() -> voters.get(torn).image().get().offset() == 9, "ten topics on the follower");
-        voters.remove(torn).quorum().close();
         // A power cut in the middle of writing the last entry: the segment ends inside it.
-        Path segment = openSegmentOf(torn);
-        long size = Files.size(segment);
-        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
-            channel.truncate(size - 7);
-        }
-        propose(leader, "while-down");
-
-        start(torn);
-        Voter back = voters.get(torn);
-        // At least: an offset past 10 (an entry applied twice) fails the assertions below, which say so.
-        awaitTrue(() -> back.image().get().offset() >= 10, () -> "the torn voter to catch up; its image is at "
-                + back.image().get().offset() + "; " + quorumStates());
-        assertThat(back.image().get().offset()).as("the last offset, every entry applied once").isEqualTo(10);
-        assertThat(back.image().get().topics()).hasSize(11);
+        Voter back = restartAFollowerWhoseRaftLogIsCut(size -> size - 7);
         assertThat(back.commits()).extracting(Commit::lastOffset).as("each offset applied once, in order")
                 .isSorted().doesNotHaveDuplicates();
     }
@@ -335,6 +315,14 @@ class RaftMetadataQuorumTest {
      */
     @Test
     void aVoterWhoseSnapshotCoversEntriesItsRaftLogLostStartsFromTheSnapshotAndCatchesUp() throws Exception {
+        restartAFollowerWhoseRaftLogIsCut(size -> size / 2);
+    }
+
+    /**
+     * Ten topics, then a follower stopped (Ratis snapshots it), its open Raft segment cut to {@code cut} of its
+     * size, an eleventh topic, and the follower started again: it must hold the eleven, each applied once.
+     */
+    private Voter restartAFollowerWhoseRaftLogIsCut(LongUnaryOperator cut) throws Exception {
         startAll(3);
         int leader = awaitLeader();
         for (int i = 0; i < 10; i++) {
@@ -346,16 +334,18 @@ class RaftMetadataQuorumTest {
         assertThat(newestCheckpoint(snapshotDirOf(damaged))).as("the snapshot taken at the stop").isEqualTo(10);
         Path segment = openSegmentOf(damaged);
         try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
-            channel.truncate(Files.size(segment) / 2);
+            channel.truncate(cut.applyAsLong(Files.size(segment)));
         }
         propose(leader, "while-down");
 
         start(damaged);
         Voter back = voters.get(damaged);
+        // At least: an offset past 10 (an entry applied twice) fails the assertions below, which say so.
         awaitTrue(() -> back.image().get().offset() >= 10, () -> "the damaged voter to catch up; its image is at "
                 + back.image().get().offset() + "; " + quorumStates());
         assertThat(back.image().get().offset()).as("the last offset, every entry applied once").isEqualTo(10);
         assertThat(back.image().get().topics()).hasSize(11);
+        return back;
     }
 
     private Path openSegmentOf(int id) throws IOException {
