@@ -15,6 +15,7 @@ import dev.spool.broker.api.FetchSnapshotHandler;
 import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.RaftVoterHandler;
+import dev.spool.broker.api.ReassignmentsHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.ClusterSettings;
@@ -51,7 +52,8 @@ final class ApiLayer {
     /** What changes the metadata: decided by the active controller only, forwarded to it from other nodes. */
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
-            ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS);
+            ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS,
+            ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -107,6 +109,7 @@ final class ApiLayer {
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
         new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
+        new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
         if (metadataLayer.isCluster()) {

@@ -3,6 +3,7 @@ package dev.spool.broker;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.fetch.FetchHandler;
 import dev.spool.broker.fetch.FetchSessionCache;
+import dev.spool.broker.fetch.FollowerReadThrottle;
 import dev.spool.broker.fetch.HostedPartitionLookup;
 import dev.spool.broker.fetch.MetadataPartitionLookup;
 import dev.spool.broker.fetch.PartitionLookup;
@@ -13,6 +14,7 @@ import dev.spool.broker.purgatory.ThreadWaitTimer;
 import dev.spool.broker.replica.IsrManager;
 import dev.spool.broker.replica.ReplicaFetchSettings;
 import dev.spool.broker.replica.ReplicaFetchers;
+import dev.spool.broker.replica.ReplicationThrottle;
 
 /**
  * The broker's third layer: the partitions this broker hosts (following the metadata image), the write
@@ -50,7 +52,9 @@ final class PartitionLayer implements AutoCloseable {
             if (metadata.clients != null) {
                 // After the partition manager: a partition is hosted, with its new assignment, before it is followed.
                 metadata.metadata.addListener(closer.register(new ReplicaFetchers(config.nodeId(), partitions,
-                        metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config))));
+                        metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config),
+                        ReplicationThrottle.follower(metadata.metadata::image, metadata.configLayers,
+                                storage.clock::nowMs))));
                 int lagTimeMaxMs = config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS);
                 closer.register(new IsrManager(config.nodeId(), partitions, metadata.controller,
                         metadata.metadata::image, storage.clock::nowMs, lagTimeMaxMs, storage.scheduler,
@@ -64,7 +68,9 @@ final class PartitionLayer implements AutoCloseable {
                     : new MetadataPartitionLookup(hosted, servedMetadata);
             FetchHandler fetchHandler = closer.register(new FetchHandler(readable, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
-                    storage.clock::nowMs, purgatory));
+                    storage.clock::nowMs, purgatory, metadata.clients == null ? FollowerReadThrottle.NONE
+                            : ReplicationThrottle.leader(metadata.metadata::image, metadata.configLayers,
+                                    storage.clock::nowMs)));
             PartitionAppenders appenders = closer.register(
                     new PartitionAppenders(partitions, config.numIoThreads(), storage.clock, purgatory));
             appenders.scheduleRemovalOfUnhosted(storage.scheduler, config.producerIdExpirationCheckIntervalMs());

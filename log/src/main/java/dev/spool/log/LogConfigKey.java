@@ -80,14 +80,16 @@ public enum LogConfigKey {
     REMOTE_LOG_DELETE_ON_DISABLE("remote.log.delete.on.disable", "false", Type.BOOLEAN, 0,
             "Delete tiered segments when tiered storage is turned off (kept: Spool has no tiered storage)."),
     LEADER_REPLICATION_THROTTLED_REPLICAS("leader.replication.throttled.replicas", "", Type.LIST, 0,
-            "Replicas throttled on the leader side: partition:broker pairs or * (kept until replication).") {
+            "Replicas throttled on the leader side (to out-of-sync followers, at the leader's "
+                    + "leader.replication.throttled.rate): partition:broker pairs or *.") {
         @Override
         public String problemWith(String value) {
             return ThrottledReplicas.problemWith(configName, value);
         }
     },
     FOLLOWER_REPLICATION_THROTTLED_REPLICAS("follower.replication.throttled.replicas", "", Type.LIST, 0,
-            "Replicas throttled on the follower side: partition:broker pairs or * (kept until replication).") {
+            "Replicas throttled on the follower side (an out-of-sync follower fetching them, at its "
+                    + "follower.replication.throttled.rate): partition:broker pairs or *.") {
         @Override
         public String problemWith(String value) {
             return ThrottledReplicas.problemWith(configName, value);

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * {@code follower.replication.throttled.replicas}: {@code *} (every replica), or a comma-separated list
  * whose entries, once trimmed, are empty or {@code partition:brokerId} with two int numbers. Stateless.
  */
-final class ThrottledReplicas {
+public final class ThrottledReplicas {
 
     private static final Pattern PAIR = Pattern.compile("(\\d+):(\\d+)");
 
@@ -27,6 +27,23 @@ final class ThrottledReplicas {
             }
         }
         return null;
+    }
+
+    /** Whether {@code value} (a valid setting, maybe null) names replica {@code partition:brokerId}. */
+    public static boolean names(String value, int partition, int brokerId) {
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        if (value.trim().equals("*")) {
+            return true;
+        }
+        String wanted = partition + ":" + brokerId;
+        for (String entry : value.split(",")) {
+            if (entry.trim().equals(wanted)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isPair(String entry) {

@@ -60,6 +60,7 @@ public enum Errors {
     FENCED_INSTANCE_ID(82),
     ELIGIBLE_LEADERS_NOT_AVAILABLE(83),
     ELECTION_NOT_NEEDED(84),
+    NO_REASSIGNMENT_IN_PROGRESS(85),
     GROUP_SUBSCRIBED_TO_TOPIC(86),
     INVALID_RECORD(87),
     PRODUCER_FENCED(90),
@@ -88,11 +89,17 @@ public enum Errors {
 
     /** The name of error {@code code}, or "error CODE" for a code no constant has. For logs. */
     public static String nameOf(short code) {
+        Errors error = forCode(code);
+        return error != null ? error.name() : "error " + code;
+    }
+
+    /** The constant of error {@code code}; null for a code none has. */
+    public static Errors forCode(short code) {
         for (Errors error : values()) {
             if (error.code == code) {
-                return error.name();
+                return error;
             }
         }
-        return "error " + code;
+        return null;
     }
 }

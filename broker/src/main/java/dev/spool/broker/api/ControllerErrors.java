@@ -5,6 +5,7 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AddRaftVoterResponseData;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
+import dev.spool.protocol.message.AlterPartitionReassignmentsResponseData;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.CreatePartitionsRequestData;
 import dev.spool.protocol.message.CreatePartitionsResponseData;
@@ -15,6 +16,7 @@ import dev.spool.protocol.message.DeleteTopicsResponseData;
 import dev.spool.protocol.message.DescribeQuorumResponseData;
 import dev.spool.protocol.message.IncrementalAlterConfigsRequestData;
 import dev.spool.protocol.message.IncrementalAlterConfigsResponseData;
+import dev.spool.protocol.message.ListPartitionReassignmentsResponseData;
 import dev.spool.protocol.message.RemoveRaftVoterResponseData;
 import dev.spool.protocol.message.UnregisterBrokerResponseData;
 import dev.spool.protocol.types.Message;
@@ -109,6 +111,10 @@ public final class ControllerErrors {
             case UNREGISTER_BROKER -> new UnregisterBrokerResponseData().setErrorCode(error).setErrorMessage(message);
             case ADD_RAFT_VOTER -> new AddRaftVoterResponseData().setErrorCode(error).setErrorMessage(message);
             case REMOVE_RAFT_VOTER -> new RemoveRaftVoterResponseData().setErrorCode(error).setErrorMessage(message);
+            case ALTER_PARTITION_REASSIGNMENTS -> new AlterPartitionReassignmentsResponseData().setErrorCode(error)
+                    .setErrorMessage(message);
+            case LIST_PARTITION_REASSIGNMENTS -> new ListPartitionReassignmentsResponseData().setErrorCode(error)
+                    .setErrorMessage(message);
             default -> null;
         };
     }

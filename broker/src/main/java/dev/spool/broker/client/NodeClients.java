@@ -16,7 +16,7 @@ public final class NodeClients implements AutoCloseable {
     private final ClientSettings settings;
     private final ClientEventLoops loops;
     /** Guarded by this. */
-    private final Map<NodeAddress, NodeConnection> connections = new HashMap<>();
+    private final Map<Channel, NodeConnection> connections = new HashMap<>();
     private boolean closed;
 
     public NodeClients(ClientSettings settings, ClientEventLoops loops) {
@@ -30,11 +30,25 @@ public final class NodeClients implements AutoCloseable {
      *
      * @throws IllegalStateException after {@link #close}
      */
-    public synchronized NodeConnection connection(NodeAddress address) {
+    public NodeConnection connection(NodeAddress address) {
+        return connection(address, "");
+    }
+
+    /**
+     * A connection of its own to {@code address} for {@code purpose}, the same one every time until {@link #close}:
+     * a replica fetcher's, whose fetches wait at the leader and would hold up whatever else shared it.
+     *
+     * @throws IllegalStateException after {@link #close}
+     */
+    public synchronized NodeConnection connection(NodeAddress address, String purpose) {
         if (closed) {
             throw new IllegalStateException("Node clients are closed; no connection to " + address);
         }
-        return connections.computeIfAbsent(address, key -> new NodeConnection(key, settings, loops));
+        return connections.computeIfAbsent(new Channel(address, purpose),
+                key -> new NodeConnection(address, settings, loops));
+    }
+
+    private record Channel(NodeAddress address, String purpose) {
     }
 
     /** Closes every connection, failing the requests in flight on them. Idempotent. */

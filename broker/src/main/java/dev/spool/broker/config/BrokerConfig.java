@@ -215,6 +215,29 @@ public final class BrokerConfig {
             1000, "How long a follower waits after a failed fetch from a leader.")
             .validatedBy(ConfigValidator.atLeast(0));
 
+    public static final ConfigKey<Integer> NUM_REPLICA_FETCHERS = ConfigKey.integer("num.replica.fetchers", 1,
+            "The fetcher threads a follower runs per leader it fetches from, each with its share of the partitions "
+                    + "(more of them fetch a busy leader's partitions in parallel).")
+            .validatedBy(ConfigValidator.atLeast(1));
+
+    public static final ConfigKey<Long> LEADER_REPLICATION_THROTTLED_RATE = ConfigKey.longValue(
+            "leader.replication.throttled.rate", Long.MAX_VALUE, "The bytes per second this broker sends, as a "
+                    + "leader, to out-of-sync followers of the replicas its topics name in "
+                    + "leader.replication.throttled.replicas (set by kafka-reassign-partitions --throttle). Dynamic.")
+            .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Long> FOLLOWER_REPLICATION_THROTTLED_RATE = ConfigKey.longValue(
+            "follower.replication.throttled.rate", Long.MAX_VALUE, "The bytes per second this broker fetches, as an "
+                    + "out-of-sync follower, for the replicas its topics name in "
+                    + "follower.replication.throttled.replicas (set by kafka-reassign-partitions --throttle). Dynamic.")
+            .validatedBy(ConfigValidator.atLeast(0));
+
+    public static final ConfigKey<Long> REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = ConfigKey.longValue(
+            "replica.alter.log.dirs.io.max.bytes.per.second", Long.MAX_VALUE, "The bytes per second a replica "
+                    + "moving between this broker's log dirs copies. Dynamic; accepted, as kafka-reassign-partitions "
+                    + "sets and clears it, without effect: Spool does not move replicas between log dirs yet "
+                    + "(AlterReplicaLogDirs).")
+            .validatedBy(ConfigValidator.atLeast(0));
+
     public static final ConfigKey<Integer> REPLICA_LAG_TIME_MAX_MS = ConfigKey.integer("replica.lag.time.max.ms",
             30000, "How long a follower may go without catching up with the leader's log end before the leader takes "
                     + "it out of the ISR.").validatedBy(ConfigValidator.atLeast(1));
@@ -252,8 +275,14 @@ public final class BrokerConfig {
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,
-            REPLICA_FETCH_BACKOFF_MS, REPLICA_LAG_TIME_MAX_MS, AUTO_LEADER_REBALANCE_ENABLE,
+            REPLICA_FETCH_BACKOFF_MS, NUM_REPLICA_FETCHERS, LEADER_REPLICATION_THROTTLED_RATE,
+            FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, REPLICA_LAG_TIME_MAX_MS,
+            AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, UNCLEAN_LEADER_ELECTION_INTERVAL_MS, METRICS_LISTENER);
+
+    /** The settings besides the log defaults that may change at run time (IncrementalAlterConfigs on a broker). */
+    public static final List<ConfigKey<?>> DYNAMIC = List.of(LEADER_REPLICATION_THROTTLED_RATE,
+            FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
 
     private static final long HOUR_MS = 3_600_000L;
     private static final long MINUTE_MS = 60_000L;

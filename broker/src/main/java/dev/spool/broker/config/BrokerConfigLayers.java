@@ -101,11 +101,28 @@ public final class BrokerConfigLayers implements ElectionRules {
     /**
      * Whether a setting may be changed at run time (IncrementalAlterConfigs on a broker resource):
      * the log defaults in their topic config's own unit, as in Kafka (log.retention.ms yes,
-     * log.retention.hours no). Spool does not reconfigure its other settings at run time.
+     * log.retention.hours no), and the replication throttles ({@link BrokerConfig#DYNAMIC}). Spool does not
+     * reconfigure its other settings at run time.
      */
     public static boolean isDynamic(String brokerName) {
         LogDefaultSetting setting = logDefaultSetting(brokerName);
-        return setting != null && setting.toTopicUnit() == 1;
+        return setting != null && setting.toTopicUnit() == 1
+                || BrokerConfig.DYNAMIC.stream().anyMatch(key -> key.name().equals(brokerName));
+    }
+
+    /**
+     * A dynamic setting's value in force on this broker: its own dynamic value, else the cluster-wide dynamic
+     * default, else server.properties, else the default.
+     */
+    public <T> T dynamic(MetadataImage image, ConfigKey<T> key) {
+        String value = image.configs(thisBroker).get(key.name());
+        if (value == null) {
+            value = image.configs(clusterDefault()).get(key.name());
+        }
+        if (value == null) {
+            value = staticConfig.explicitValues().get(key.name());
+        }
+        return key.parse(value);
     }
 
     /** The names of the broker settings, sorted. */

@@ -150,11 +150,24 @@ public final class ConfigController {
                     ? Problem.of(Errors.UNKNOWN_TOPIC_OR_PARTITION, "The topic '" + name + "' does not exist.") : null;
         }
         if (type == ConfigResource.BROKER) {
+            // Kafka's admin client sends a broker's settings to that broker, which forwards them to the active
+            // controller: any registered broker's are taken here.
             String problem = ConfigDescriber.brokerNameProblem(name, nodeId);
+            if (problem != null && isRegisteredBroker(image, name)) {
+                problem = null;
+            }
             return problem == null ? null : Problem.of(Errors.INVALID_REQUEST, problem);
         }
         return Problem.of(Errors.INVALID_REQUEST, "Unsupported resource type " + type
                 + ": Spool alters the configs of topics (2) and brokers (4)");
+    }
+
+    private static boolean isRegisteredBroker(MetadataImage image, String name) {
+        try {
+            return image.brokers().containsKey(Integer.parseInt(name));
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** Applies one incremental operation to {@code next}; the problem, or null. */
@@ -237,6 +250,16 @@ public final class ConfigController {
             return Problem.of(Errors.INVALID_REQUEST, "Cannot update these configs dynamically: " + notDynamic);
         }
         for (Map.Entry<String, String> setting : settings.entrySet()) {
+            ConfigKey<?> key = BrokerConfigLayers.configKey(setting.getKey());
+            if (key != null) {
+                try {
+                    key.parse(setting.getValue());
+                } catch (RuntimeException e) {
+                    return Problem.of(Errors.INVALID_REQUEST, "Invalid value " + setting.getValue()
+                            + " for configuration " + setting.getKey() + ": " + e.getMessage());
+                }
+                continue;
+            }
             String topicName = BrokerConfigLayers.logDefaultSetting(setting.getKey()).topicName();
             try {
                 LogConfig.fromProperties(Map.of(topicName, setting.getValue()));

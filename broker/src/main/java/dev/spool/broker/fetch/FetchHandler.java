@@ -39,17 +39,23 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
 
     /** With a wait thread of its own ({@code spool-fetch-waits}), closed with this. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs) {
-        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"), true);
+        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"), true, FollowerReadThrottle.NONE);
     }
 
     /** Parked fetches are checked and time out on {@code waits}, which its owner closes. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits) {
-        this(lookup, sessions, clockMs, waits, false);
+        this(lookup, sessions, clockMs, waits, FollowerReadThrottle.NONE);
+    }
+
+    /** As above, followers' reads held back by the leader's replication {@code throttle}. */
+    public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
+                        FollowerReadThrottle throttle) {
+        this(lookup, sessions, clockMs, waits, false, throttle);
     }
 
     private FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
-                         boolean ownsWaits) {
-        this.reader = new FetchReader(lookup);
+                         boolean ownsWaits, FollowerReadThrottle throttle) {
+        this.reader = new FetchReader(lookup, throttle);
         this.sessions = sessions;
         this.clockMs = clockMs;
         this.waits = waits;

@@ -35,9 +35,15 @@ final class FetchReader {
     }
 
     private final PartitionLookup lookup;
+    private final FollowerReadThrottle throttle;
 
     FetchReader(PartitionLookup lookup) {
+        this(lookup, FollowerReadThrottle.NONE);
+    }
+
+    FetchReader(PartitionLookup lookup, FollowerReadThrottle throttle) {
         this.lookup = lookup;
+        this.throttle = throttle;
     }
 
     /** A consumer's read: up to the high watermark. */
@@ -104,9 +110,18 @@ final class FetchReader {
                                 .setEpoch((int) epochAndEnd[0]).setEndOffset(epochAndEnd[1]));
             }
         }
-        PartitionRead read = readUpTo(state, partition, log.logEndMetadata(), maxBytes, minOneBatch);
+        // A replication throttle holds back only an out-of-sync follower (a reassignment's new replica catching up):
+        // its read gets no records while the throttle is exceeded, its progress is still recorded.
+        boolean throttled = throttle.concerns(partition.topicPartition(),
+                partition.assignment().isr().contains(replicaId));
+        boolean heldBack = throttled && throttle.exceeded();
+        PartitionRead read = readUpTo(state, partition, log.logEndMetadata(), heldBack ? 0 : maxBytes,
+                minOneBatch && !heldBack);
         if (read.error() != Errors.NONE) {
             return read;
+        }
+        if (throttled) {
+            throttle.record(read.records().sizeInBytes());
         }
         try {
             partition.onFollowerFetch(lookup.localId(), replicaId, state.fetchOffset(), nowMs);

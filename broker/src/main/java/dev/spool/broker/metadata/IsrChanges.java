@@ -51,15 +51,18 @@ public final class IsrChanges {
                     answers.add(answer.setErrorCode(error.code()));
                     continue;
                 }
-                List<Integer> isr = newIsr(wanted);
-                int partitionEpoch = partition.partitionEpoch();
-                VersionedRecord change = new PartitionChange(image, known, partition, rules).isr(isr).record();
+                // The partition as it is after the change: a reassignment it completes may take replicas out of the
+                // ISR, and the leader too.
+                PartitionChange decided = new PartitionChange(image, known, partition, rules).isr(newIsr(wanted));
+                VersionedRecord change = decided.record();
                 if (change != null) {
                     records.add(change);
-                    partitionEpoch++;
                 }
-                answers.add(answer.setLeaderId(partition.leader()).setLeaderEpoch(partition.leaderEpoch())
-                        .setIsr(isr).setPartitionEpoch(partitionEpoch));
+                boolean newLeader = decided.leader() != partition.leader();
+                answers.add(answer.setLeaderId(decided.leader())
+                        .setLeaderEpoch(newLeader ? partition.leaderEpoch() + 1 : partition.leaderEpoch())
+                        .setIsr(new ArrayList<>(decided.isr()))
+                        .setPartitionEpoch(change != null ? partition.partitionEpoch() + 1 : partition.partitionEpoch()));
             }
             topics.add(new AlterPartitionResponseData.TopicData().setTopicId(topic.topicId()).setPartitions(answers));
         }

@@ -180,7 +180,7 @@ public final class MetadataImage {
     private static void applyPartition(TreeMap<Integer, PartitionImage> partitions, PartitionRecordData record) {
         partitions.put(record.partitionId(), new PartitionImage(record.partitionId(), record.replicas(), record.isr(),
                 record.leader(), record.leaderEpoch(), record.partitionEpoch(), orNone(record.eligibleLeaderReplicas()),
-                orNone(record.lastKnownElr())));
+                orNone(record.lastKnownElr()), orNone(record.addingReplicas()), orNone(record.removingReplicas())));
     }
 
     private static void applyPartitionChange(TreeMap<Integer, PartitionImage> partitions,
@@ -199,7 +199,9 @@ public final class MetadataImage {
                 newLeader ? current.leaderEpoch() + 1 : current.leaderEpoch(),
                 current.partitionEpoch() + 1,
                 change.eligibleLeaderReplicas() != null ? change.eligibleLeaderReplicas() : current.elr(),
-                change.lastKnownElr() != null ? change.lastKnownElr() : current.lastKnownElr()));
+                change.lastKnownElr() != null ? change.lastKnownElr() : current.lastKnownElr(),
+                change.addingReplicas() != null ? change.addingReplicas() : current.addingReplicas(),
+                change.removingReplicas() != null ? change.removingReplicas() : current.removingReplicas()));
     }
 
     /** A list field a record may leave null (versions before it, or "none"). */

@@ -64,7 +64,9 @@ public final class MetadataSnapshot {
                         .setIsr(new ArrayList<>(partition.isr()))
                         .setLeader(partition.leader())
                         .setLeaderEpoch(partition.leaderEpoch())
-                        .setPartitionEpoch(partition.partitionEpoch());
+                        .setPartitionEpoch(partition.partitionEpoch())
+                        .setAddingReplicas(new ArrayList<>(partition.addingReplicas()))
+                        .setRemovingReplicas(new ArrayList<>(partition.removingReplicas()));
                 boolean eligibleLeaders = !partition.elr().isEmpty() || !partition.lastKnownElr().isEmpty();
                 if (eligibleLeaders) {
                     record.setEligibleLeaderReplicas(new ArrayList<>(partition.elr()))

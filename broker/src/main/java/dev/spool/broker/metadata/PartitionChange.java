@@ -23,6 +23,12 @@ import java.util.function.IntPredicate;
  * whole ISR (the ELR forgotten); else none (-1).
  * <li><b>The last known leader</b> ({@code LastKnownElr}, one broker): recorded when the ISR empties, cleared once a
  * leader is elected.
+ * <li><b>Reassignment</b> (KIP-455). Asked for, the replicas become the target followed by the current ones not in
+ * it, those being added and removed recorded beside them. It completes, in whichever change first finds it so, once
+ * every replica being added is in the ISR and the ISR without those being removed still holds min ISR (KIP-966: a
+ * reassignment never takes a partition below it): the replicas become the target, the removed ones leave the ISR
+ * and the ELR, and a removed leader gives way to the first in-sync target replica. Cancelled, the replicas go back
+ * to those before it.
  * </ul>
  * Built for one change on the controller thread; not thread-safe.
  */
@@ -39,6 +45,9 @@ final class PartitionChange {
     private final PartitionImage current;
     private final ElectionRules rules;
     private final Set<Integer> forgotten = new HashSet<>();
+    private List<Integer> replicas;
+    private List<Integer> adding;
+    private List<Integer> removing;
     private List<Integer> isr;
     private IntPredicate live;
     private boolean uncleanAsked;
@@ -50,6 +59,9 @@ final class PartitionChange {
         this.topic = topic;
         this.current = current;
         this.rules = rules;
+        this.replicas = current.replicas();
+        this.adding = current.addingReplicas();
+        this.removing = current.removingReplicas();
         this.isr = current.isr();
         this.live = image::isUnfenced;
         this.leader = current.leader();
@@ -92,6 +104,40 @@ final class PartitionChange {
         return this;
     }
 
+    /**
+     * A reassignment to {@code target} (distinct brokers; AlterPartitionReassignments), replacing any under way: the
+     * replicas now are {@code target} and then those of the current ones not in it.
+     */
+    PartitionChange reassigning(List<Integer> target) {
+        List<Integer> merged = new ArrayList<>(target);
+        List<Integer> leaving = current.replicas().stream().filter(replica -> !target.contains(replica)).toList();
+        merged.addAll(leaving);
+        replicas = List.copyOf(merged);
+        adding = target.stream().filter(replica -> !current.replicas().contains(replica)).toList();
+        removing = leaving;
+        return this;
+    }
+
+    /** The reassignment under way is given up: the replicas it was adding leave, those it was removing stay. */
+    PartitionChange cancellingReassignment() {
+        List<Integer> added = current.addingReplicas();
+        replicas = current.originalReplicas();
+        isr = isr.stream().filter(replica -> !added.contains(replica)).toList();
+        adding = List.of();
+        removing = List.of();
+        return this;
+    }
+
+    /** The replicas after {@link #record()}. */
+    List<Integer> replicas() {
+        return replicas;
+    }
+
+    /** The ISR after {@link #record()}. */
+    List<Integer> isr() {
+        return isr;
+    }
+
     /** The leader after {@link #record()}: the current one when it did not change, -1 for none. */
     int leader() {
         return leader;
@@ -99,12 +145,13 @@ final class PartitionChange {
 
     /** The PartitionChangeRecord of this change; null when nothing changes. */
     VersionedRecord record() {
+        completeReassignmentIfDone();
         List<Integer> eligible = eligibleLeaders();
         boolean unclean = false;
         if (preferred >= 0 && canLead(preferred, eligible)) {
             leader = preferred;
         } else if (!canLead(current.leader(), eligible)) {
-            leader = first(current.replicas(), replica -> canLead(replica, eligible));
+            leader = first(replicas, replica -> canLead(replica, eligible));
             List<Integer> lastKnown = current.lastKnownElr();
             if (leader < 0 && isr.isEmpty() && eligible.isEmpty() && lastKnown.size() == 1
                     && live.test(lastKnown.get(0))) {
@@ -112,7 +159,7 @@ final class PartitionChange {
                 unclean = true;
             }
             if (leader < 0 && (uncleanAsked || rules.uncleanAllowed(image, topic.name()))) {
-                leader = first(current.replicas(), live);
+                leader = first(replicas, live);
                 unclean = leader >= 0;
             }
         }
@@ -132,17 +179,38 @@ final class PartitionChange {
         return recordOf(elr, lastKnownLeader);
     }
 
+    /** A reassignment under way whose added replicas are all in sync completes, unless that leaves the ISR below min ISR. */
+    private void completeReassignmentIfDone() {
+        if (adding.isEmpty() && removing.isEmpty() || !isr.containsAll(adding)) {
+            return;
+        }
+        List<Integer> target = replicas.stream().filter(replica -> !removing.contains(replica)).toList();
+        List<Integer> remaining = isr.stream().filter(replica -> !removing.contains(replica)).toList();
+        if (remaining.isEmpty() || remaining.size() < minIsr(target)) {
+            return;
+        }
+        forgotten.addAll(removing);
+        replicas = target;
+        isr = remaining;
+        adding = List.of();
+        removing = List.of();
+    }
+
+    /** The topic's min.insync.replicas, capped at the replication factor, as the leader caps it for its high watermark. */
+    private int minIsr(List<Integer> replicaSet) {
+        return Math.min(rules.minInsyncReplicas(image, topic.name()), replicaSet.size());
+    }
+
     /**
      * The ELR for the new ISR: empty at min ISR; below it, the replicas (in assignment order) that were in the ISR or
      * the ELR and are not in the new ISR, less those forgotten.
      */
     private List<Integer> eligibleLeaders() {
-        int minIsr = Math.min(rules.minInsyncReplicas(image, topic.name()), current.replicas().size());
-        if (isr.size() >= minIsr) {
+        if (isr.size() >= minIsr(replicas)) {
             return List.of();
         }
         List<Integer> elr = new ArrayList<>();
-        for (int replica : current.replicas()) {
+        for (int replica : replicas) {
             boolean wasEligible = current.isr().contains(replica) || current.elr().contains(replica);
             if (wasEligible && !isr.contains(replica) && !forgotten.contains(replica)) {
                 elr.add(replica);
@@ -170,13 +238,20 @@ final class PartitionChange {
         boolean leaderChanged = leader != current.leader();
         boolean elrChanged = !elr.equals(current.elr());
         boolean lastKnownChanged = !lastKnownLeader.equals(current.lastKnownElr());
-        if (!isrChanged && !leaderChanged && !elrChanged && !lastKnownChanged) {
+        boolean replicasChanged = !replicas.equals(current.replicas());
+        boolean addingChanged = !adding.equals(current.addingReplicas());
+        boolean removingChanged = !removing.equals(current.removingReplicas());
+        if (!isrChanged && !leaderChanged && !elrChanged && !lastKnownChanged && !replicasChanged && !addingChanged
+                && !removingChanged) {
             return null;
         }
         PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
                 .setPartitionId(current.partition())
                 .setLeader(leaderChanged ? leader : LEADER_UNCHANGED)
-                .setIsr(isrChanged ? new ArrayList<>(isr) : null);
+                .setIsr(isrChanged ? new ArrayList<>(isr) : null)
+                .setReplicas(replicasChanged ? new ArrayList<>(replicas) : null)
+                .setAddingReplicas(addingChanged ? new ArrayList<>(adding) : null)
+                .setRemovingReplicas(removingChanged ? new ArrayList<>(removing) : null);
         if (elrChanged) {
             change.setEligibleLeaderReplicas(new ArrayList<>(elr));
         }

@@ -149,8 +149,13 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                 TopicPartition topicPartition = new TopicPartition(topic.name(), image.partition());
                 Partition partition = partitions.get(topicPartition);
                 if (!image.replicas().contains(nodeId)) {
-                    // Another broker's replica. One hosted here already stays until reassignment (issue 19)
-                    // moves it with its data; it is never deleted for this.
+                    if (partition != null) {
+                        // A reassignment moved the replica away, once its new replicas were in sync: the log goes,
+                        // as Kafka's broker deletes a replica it no longer holds.
+                        LOG.info("{} is no longer assigned to this broker (replicas {}): deleting its log",
+                                topicPartition, image.replicas());
+                        remove(topicPartition);
+                    }
                     continue;
                 }
                 if (partition == null) {
@@ -228,7 +233,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
         try {
             logs.delete(topicPartition);
         } catch (IOException e) {
-            LOG.error("Cannot remove the log of deleted partition {}", topicPartition, e);
+            LOG.error("Cannot remove the log of {}", topicPartition, e);
         }
     }
 

@@ -10,14 +10,15 @@ import dev.spool.broker.config.BrokerConfig;
  * @param partitionMaxBytes the bytes asked of each partition
  * @param responseMaxBytes the bytes of the whole response
  * @param backoffMs        the pause after a failed fetch
+ * @param fetchersPerSource the fetcher threads per leader fetched from ({@code num.replica.fetchers})
  */
 public record ReplicaFetchSettings(int maxWaitMs, int minBytes, int partitionMaxBytes, int responseMaxBytes,
-                                   int backoffMs) {
+                                   int backoffMs, int fetchersPerSource) {
 
     public static ReplicaFetchSettings of(BrokerConfig config) {
         return new ReplicaFetchSettings(config.get(BrokerConfig.REPLICA_FETCH_WAIT_MAX_MS),
                 config.get(BrokerConfig.REPLICA_FETCH_MIN_BYTES), config.get(BrokerConfig.REPLICA_FETCH_MAX_BYTES),
                 config.get(BrokerConfig.REPLICA_FETCH_RESPONSE_MAX_BYTES),
-                config.get(BrokerConfig.REPLICA_FETCH_BACKOFF_MS));
+                config.get(BrokerConfig.REPLICA_FETCH_BACKOFF_MS), config.get(BrokerConfig.NUM_REPLICA_FETCHERS));
     }
 }

@@ -2,6 +2,7 @@ package dev.spool.broker.replica;
 
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
+import dev.spool.broker.fetch.FollowerReadThrottle;
 import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.PartitionLog;
@@ -19,8 +20,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -48,6 +51,10 @@ final class ReplicaFetcher implements AutoCloseable {
 
     private final int nodeId;
     private final int sourceId;
+    /** The follower's replication throttle. */
+    private final FollowerReadThrottle throttle;
+    /** This fetcher's own connection to the leader. */
+    private final String channel;
     private final NodeClients clients;
     private final IntFunction<NodeAddress> addresses;
     private final LongSupplier brokerEpoch;
@@ -57,15 +64,17 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    ReplicaFetcher(int nodeId, int sourceId, NodeClients clients, IntFunction<NodeAddress> addresses,
-                   LongSupplier brokerEpoch, ReplicaFetchSettings settings) {
+    ReplicaFetcher(int nodeId, int sourceId, int index, NodeClients clients, IntFunction<NodeAddress> addresses,
+                   LongSupplier brokerEpoch, ReplicaFetchSettings settings, FollowerReadThrottle throttle) {
+        this.throttle = throttle;
         this.nodeId = nodeId;
         this.sourceId = sourceId;
+        this.channel = "replica-fetcher-" + index;
         this.clients = clients;
         this.addresses = addresses;
         this.brokerEpoch = brokerEpoch;
         this.settings = settings;
-        this.thread = new Thread(this::run, "spool-replica-fetcher-" + sourceId);
+        this.thread = new Thread(this::run, "spool-replica-fetcher-" + sourceId + "-" + index);
         thread.setDaemon(true);
         thread.start();
     }
@@ -80,6 +89,11 @@ final class ReplicaFetcher implements AutoCloseable {
 
     void unfollow(TopicPartition topicPartition) {
         followed.remove(topicPartition);
+    }
+
+    /** Stops fetching every partition not in {@code hosted}. */
+    void retain(Set<TopicPartition> hosted) {
+        followed.keySet().retainAll(hosted);
     }
 
 
@@ -123,7 +137,15 @@ final class ReplicaFetcher implements AutoCloseable {
     private boolean fetchOnce(NodeAddress leader, List<Partition> partitions) throws Exception {
         Map<Uuid, FetchRequestData.FetchTopic> topics = new HashMap<>();
         Map<String, Partition> byKey = new HashMap<>();
+        Set<Partition> throttled = new HashSet<>();
+        boolean overThrottle = throttle.exceeded();
         for (Partition partition : partitions) {
+            if (throttle.concerns(partition.topicPartition(), partition.assignment().isr().contains(nodeId))) {
+                if (overThrottle) {
+                    continue; // fetched again once the throttle allows
+                }
+                throttled.add(partition);
+            }
             PartitionLog log = partition.log();
             topics.computeIfAbsent(partition.topicId(), id -> new FetchRequestData.FetchTopic().setTopicId(id)
                             .setTopic(partition.topicPartition().topic()).setPartitions(new ArrayList<>()))
@@ -136,13 +158,16 @@ final class ReplicaFetcher implements AutoCloseable {
                             .setPartitionMaxBytes(settings.partitionMaxBytes()));
             byKey.put(partition.topicId() + "-" + partition.topicPartition().partition(), partition);
         }
+        if (topics.isEmpty()) {
+            return false;
+        }
         FetchRequestData request = new FetchRequestData().setReplicaId(-1)
                 .setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(nodeId)
                         .setReplicaEpoch(brokerEpoch.getAsLong()))
                 .setMaxWaitMs(settings.maxWaitMs()).setMinBytes(settings.minBytes())
                 .setMaxBytes(settings.responseMaxBytes()).setSessionId(0).setSessionEpoch(-1)
                 .setTopics(new ArrayList<>(topics.values()));
-        FetchResponseData response = clients.connection(leader).<FetchResponseData>send(ApiKey.FETCH, FETCH_VERSION,
+        FetchResponseData response = clients.connection(leader, channel).<FetchResponseData>send(ApiKey.FETCH, FETCH_VERSION,
                 request).get(settings.maxWaitMs() + 30_000L, TimeUnit.MILLISECONDS);
         if (response.errorCode() != Errors.NONE.code()) {
             LOG.debug("Broker {} answered a replica fetch with {}", sourceId, Errors.nameOf(response.errorCode()));
@@ -154,6 +179,9 @@ final class ReplicaFetcher implements AutoCloseable {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
                 if (partition != null && partition.assignment().leader() == sourceId) {
                     anyServed |= onFetched(leader, partition, data);
+                    if (throttled.contains(partition) && data.records() != null) {
+                        throttle.record(data.records().sizeInBytes());
+                    }
                 }
             }
         }
@@ -238,7 +266,7 @@ final class ReplicaFetcher implements AutoCloseable {
                         .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()
                                 .setPartitionIndex(partition.topicPartition().partition())
                                 .setCurrentLeaderEpoch(partition.leaderEpoch()).setTimestamp(timestamp)))));
-        ListOffsetsResponseData response = clients.connection(leader).<ListOffsetsResponseData>send(
+        ListOffsetsResponseData response = clients.connection(leader, channel).<ListOffsetsResponseData>send(
                 ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, request).get(30, TimeUnit.SECONDS);
         ListOffsetsResponseData.ListOffsetsPartitionResponse answer =
                 response.topics().get(0).partitions().get(0);

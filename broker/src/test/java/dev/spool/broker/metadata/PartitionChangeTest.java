@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.config.ConfigController;
 import dev.spool.protocol.Errors;
-import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.message.ElectLeadersRequestData;
 import dev.spool.protocol.message.ElectLeadersResponseData;
 import dev.spool.protocol.message.IncrementalAlterConfigsRequestData;
@@ -43,29 +42,13 @@ class PartitionChangeTest {
         return image.topic("t").partitions().get(0);
     }
 
-    /** Applies {@code change}'s records as a broker reads them: written as bytes and read back. */
     private void apply(MetadataChange<?> change) {
-        List<VersionedRecord> read = new ArrayList<>();
-        for (VersionedRecord record : change.records()) {
-            read.add(MetadataRecordSerde.deserialize(MetadataRecordSerde.serialize(record)));
-        }
-        image = image.apply(read, image.offset() + Math.max(1, read.size()));
+        image = ControllerDecisions.applied(image, change);
     }
 
     /** The leader's AlterPartition to {@code isr}, as the controller takes it. */
     private void leaderAlters(List<Integer> isr) {
-        PartitionImage current = partition();
-        List<AlterPartitionRequestData.BrokerState> members = new ArrayList<>();
-        for (int member : isr) {
-            members.add(new AlterPartitionRequestData.BrokerState().setBrokerId(member)
-                    .setBrokerEpoch(image.brokers().get(member).brokerEpoch()));
-        }
-        MetadataChange<?> change = IsrChanges.alter(image, new AlterPartitionRequestData()
-                .setBrokerId(current.leader()).setBrokerEpoch(image.brokers().get(current.leader()).brokerEpoch())
-                .setTopics(List.of(new AlterPartitionRequestData.TopicData().setTopicId(image.topic("t").id())
-                        .setPartitions(List.of(new AlterPartitionRequestData.PartitionData().setPartitionIndex(0)
-                                .setLeaderEpoch(current.leaderEpoch()).setPartitionEpoch(current.partitionEpoch())
-                                .setNewIsrWithEpochs(members))))), MIN_ISR_TWO);
+        MetadataChange<?> change = ControllerDecisions.leaderAlters(image, "t", isr, MIN_ISR_TWO);
         assertThat(change.records()).as("the change is taken").isNotEmpty();
         apply(change);
     }
