@@ -92,7 +92,8 @@ final class ApiLayer {
                         new DescribeTopicPartitionsHandler(metadata::image, partitionLayer.partitions))
                 .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitionLayer.partitions, storage.scheduler))
                 .register(ApiKey.DELETE_RECORDS, 0, 2,
-                        new DeleteRecordsHandler(partitionLayer.partitions, storage.scheduler));
+                        new DeleteRecordsHandler(partitionLayer.partitions, storage.scheduler, partitionLayer.purgatory,
+                                broker -> metadata.image().isUnfenced(broker)));
 
         registry.register(ApiKey.FETCH, 4, ApiKey.FETCH.highestVersion, partitionLayer.fetchHandler)
                 .register(ApiKey.LIST_OFFSETS, 1, ApiKey.LIST_OFFSETS.highestVersion,

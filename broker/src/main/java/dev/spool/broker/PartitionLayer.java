@@ -11,6 +11,7 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
+import dev.spool.broker.purgatory.WaitTimer;
 import dev.spool.broker.replica.IsrManager;
 import dev.spool.broker.replica.ReplicaFetchSettings;
 import dev.spool.broker.replica.ReplicaFetchers;
@@ -32,11 +33,14 @@ final class PartitionLayer implements AutoCloseable {
     final HostedPartitionLookup hosted;
     final FetchHandler fetchHandler;
     final PartitionAppenders appenders;
+    /** Where parked operations wait (fetches, acks=all produces, DeleteRecords of replicated partitions). */
+    final WaitTimer purgatory;
     private final Closer closer;
 
     private PartitionLayer(PartitionManager partitions, HostedPartitionLookup hosted, FetchHandler fetchHandler,
-                           PartitionAppenders appenders, Closer closer) {
+                           PartitionAppenders appenders, WaitTimer purgatory, Closer closer) {
         this.partitions = partitions;
+        this.purgatory = purgatory;
         this.hosted = hosted;
         this.fetchHandler = fetchHandler;
         this.appenders = appenders;
@@ -60,7 +64,8 @@ final class PartitionLayer implements AutoCloseable {
                         metadata.metadata::image, storage.clock::nowMs, lagTimeMaxMs, storage.scheduler,
                         Math.max(1, Math.min(ISR_CHECK_INTERVAL_MS, lagTimeMaxMs / 2))));
             }
-            // One purgatory: parked fetches and acks=all produces wait on the same thread, closed after both.
+            // One purgatory: parked fetches, acks=all produces and DeleteRecords wait on the same thread, closed
+            // after them.
             ThreadWaitTimer purgatory = closer.register(new ThreadWaitTimer("spool-purgatory"));
             HostedPartitionLookup hosted = new HostedPartitionLookup(partitions, metadata.metadata::image);
             Partition servedMetadata = metadata.servedMetadataPartition();
@@ -74,7 +79,7 @@ final class PartitionLayer implements AutoCloseable {
             PartitionAppenders appenders = closer.register(
                     new PartitionAppenders(partitions, config.numIoThreads(), storage.clock, purgatory));
             appenders.scheduleRemovalOfUnhosted(storage.scheduler, config.producerIdExpirationCheckIntervalMs());
-            return new PartitionLayer(partitions, hosted, fetchHandler, appenders, closer);
+            return new PartitionLayer(partitions, hosted, fetchHandler, appenders, purgatory, closer);
         } catch (RuntimeException | Error e) {
             closer.close();
             throw e;

@@ -3,6 +3,7 @@ package dev.spool.broker.api;
 import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.purgatory.WaitTimer;
 import dev.spool.log.OffsetOutOfRangeException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DeleteRecordsRequestData;
@@ -14,8 +15,10 @@ import dev.spool.protocol.message.DeleteRecordsResponseData.DeleteRecordsTopicRe
 import dev.spool.protocol.types.Message;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * watermark) and answers the new low watermark; an offset above the high watermark, or negative
  * other than -1, is OFFSET_OUT_OF_RANGE, as in Kafka. A topic whose {@code cleanup.policy} lacks
  * {@code delete} (compacted only) is POLICY_VIOLATION: as in Kafka, only a deleting policy lets records go
- * by offset. Segment deletion is disk work, so it runs on {@code executor}, never on the network thread.
- * Thread-safe.
+ * by offset. Segment deletion is disk work, so it runs on {@code executor}, never on the network thread. A
+ * replicated partition is answered once its live followers have deleted the records too
+ * ({@link DelayedDeleteRecords}), as Kafka answers. Thread-safe.
  */
 public final class DeleteRecordsHandler implements ApiHandler {
 
@@ -35,29 +39,57 @@ public final class DeleteRecordsHandler implements ApiHandler {
 
     private final PartitionManager partitions;
     private final Executor executor;
+    private final WaitTimer waits;
+    private final IntPredicate live;
 
+    /** On one broker: every partition is answered at once. */
     public DeleteRecordsHandler(PartitionManager partitions, Executor executor) {
+        this(partitions, executor, null, broker -> false);
+    }
+
+    /** Replicated partitions wait on {@code waits} for the followers on brokers {@code live} says are up. */
+    public DeleteRecordsHandler(PartitionManager partitions, Executor executor, WaitTimer waits, IntPredicate live) {
         this.partitions = partitions;
         this.executor = executor;
+        this.waits = waits;
+        this.live = live;
     }
 
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message request) {
         DeleteRecordsRequestData delete = (DeleteRecordsRequestData) request;
-        return CompletableFuture.supplyAsync(() -> delete(delete), executor);
+        return CompletableFuture.supplyAsync(() -> delete(delete), executor).thenCompose(deleted -> {
+            if (deleted.waiting().isEmpty() || waits == null) {
+                return CompletableFuture.<Message>completedFuture(deleted.response());
+            }
+            DelayedDeleteRecords delayed = new DelayedDeleteRecords(deleted.waiting(), live, deleted.response());
+            delayed.park(waits, Math.max(0, delete.timeoutMs()));
+            return delayed.answer().<Message>thenApply(answer -> answer);
+        });
     }
 
-    private Message delete(DeleteRecordsRequestData request) {
+    /** The answer as the leader has it, and the replicated partitions still to wait for. */
+    private record Deleted(DeleteRecordsResponseData response, List<DelayedDeleteRecords.Waiting> waiting) {
+    }
+
+    private Deleted delete(DeleteRecordsRequestData request) {
         DeleteRecordsResponseData response = new DeleteRecordsResponseData().setTopics(new ArrayList<>());
+        List<DelayedDeleteRecords.Waiting> waiting = new ArrayList<>();
         for (DeleteRecordsTopic topic : request.topics()) {
             DeleteRecordsTopicResult topicResult = new DeleteRecordsTopicResult().setName(topic.name())
                     .setPartitions(new ArrayList<>());
             for (DeleteRecordsPartition requested : topic.partitions()) {
-                topicResult.partitions().add(deleteBefore(topic.name(), requested));
+                DeleteRecordsPartitionResult result = deleteBefore(topic.name(), requested);
+                topicResult.partitions().add(result);
+                Partition partition = partitions.get(topic.name(), requested.partitionIndex());
+                if (result.errorCode() == Errors.NONE.code() && partition.assignment().replicas().size() > 1) {
+                    waiting.add(new DelayedDeleteRecords.Waiting(partition, result.lowWatermark(),
+                            partition.leaderEpoch(), result));
+                }
             }
             response.topics().add(topicResult);
         }
-        return response;
+        return new Deleted(response, waiting);
     }
 
     private DeleteRecordsPartitionResult deleteBefore(String topic, DeleteRecordsPartition requested) {

@@ -76,7 +76,7 @@ record FetchContext(List<FetchPartitionState> partitions, int responseSessionId,
             for (FetchPartition partition : topic.partitions()) {
                 partitions.add(new FetchPartitionState(key(topic, partition.partition(), usesTopicIds),
                         partition.fetchOffset(), partition.partitionMaxBytes(), partition.currentLeaderEpoch(),
-                        partition.lastFetchedEpoch()));
+                        partition.lastFetchedEpoch(), partition.logStartOffset()));
             }
         }
         return partitions;

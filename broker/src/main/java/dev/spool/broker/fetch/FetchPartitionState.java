@@ -19,17 +19,20 @@ final class FetchPartitionState {
     private int currentLeaderEpoch;
     /** A follower's: the epoch of the last batch it has, which the leader checks its log against (-1: none). */
     private final int lastFetchedEpoch;
+    /** A follower's: where its log starts (-1 for a consumer). */
+    private final long logStartOffset;
     private long sentHighWatermark = NOT_SENT;
     private long sentLastStableOffset = NOT_SENT;
     private long sentLogStartOffset = NOT_SENT;
 
     FetchPartitionState(FetchPartitionKey key, long fetchOffset, int partitionMaxBytes, int currentLeaderEpoch) {
-        this(key, fetchOffset, partitionMaxBytes, currentLeaderEpoch, -1);
+        this(key, fetchOffset, partitionMaxBytes, currentLeaderEpoch, -1, -1);
     }
 
     FetchPartitionState(FetchPartitionKey key, long fetchOffset, int partitionMaxBytes, int currentLeaderEpoch,
-                        int lastFetchedEpoch) {
+                        int lastFetchedEpoch, long logStartOffset) {
         this.lastFetchedEpoch = lastFetchedEpoch;
+        this.logStartOffset = logStartOffset;
         this.key = key;
         this.fetchOffset = fetchOffset;
         this.partitionMaxBytes = partitionMaxBytes;
@@ -54,6 +57,10 @@ final class FetchPartitionState {
 
     int lastFetchedEpoch() {
         return lastFetchedEpoch;
+    }
+
+    long logStartOffset() {
+        return logStartOffset;
     }
 
     /** A request of the session names this partition again, with what may have changed. */

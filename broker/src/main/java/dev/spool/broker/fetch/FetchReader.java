@@ -124,7 +124,7 @@ final class FetchReader {
             throttle.record(read.records().sizeInBytes());
         }
         try {
-            partition.onFollowerFetch(lookup.localId(), replicaId, state.fetchOffset(), nowMs);
+            partition.onFollowerFetch(lookup.localId(), replicaId, state.fetchOffset(), state.logStartOffset(), nowMs);
         } catch (IOException e) {
             LOG.error("Cannot move the high watermark of {}", partition, e);
             return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);

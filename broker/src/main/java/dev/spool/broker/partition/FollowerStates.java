@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Thread-safe (its own lock): what a partition's leader knows of each follower from its fetches, as Kafka's
- * leader keeps it: the follower's log end offset (the offset it fetches from), when it last fetched, and when it
+ * leader keeps it: the follower's log end offset (the offset it fetches from) and log start offset, when it last fetched, and when it
  * was last caught up, which is when it fetched from the leader's log end, or from where the log ended at its
  * previous fetch (it read everything there was then). The ISR shrinks by the last of these, and the high watermark
  * is the lowest log end offset in the ISR.
@@ -13,19 +13,24 @@ import java.util.Map;
 public final class FollowerStates {
 
     /** One follower; immutable, replaced at each fetch. */
-    public record FollowerState(long logEndOffset, long lastFetchMs, long lastCaughtUpMs, long leaderLogEndAtFetch) {
-        static final FollowerState UNKNOWN = new FollowerState(-1, -1, -1, -1);
+    public record FollowerState(long logEndOffset, long logStartOffset, long lastFetchMs, long lastCaughtUpMs,
+                                long leaderLogEndAtFetch) {
+        static final FollowerState UNKNOWN = new FollowerState(-1, -1, -1, -1, -1);
     }
 
     private final Map<Integer, FollowerState> followers = new HashMap<>();
 
-    /** Follower {@code replicaId} fetched from {@code fetchOffset} at {@code nowMs}, the leader's log ending at {@code leaderLogEnd}. */
-    synchronized void onFetch(int replicaId, long fetchOffset, long leaderLogEnd, long nowMs) {
+    /**
+     * Follower {@code replicaId}, its log starting at {@code logStartOffset}, fetched from {@code fetchOffset} at
+     * {@code nowMs}, the leader's log ending at {@code leaderLogEnd}; whether its log start moved.
+     */
+    synchronized boolean onFetch(int replicaId, long fetchOffset, long logStartOffset, long leaderLogEnd, long nowMs) {
         FollowerState previous = followers.getOrDefault(replicaId, FollowerState.UNKNOWN);
         long caughtUp = fetchOffset >= leaderLogEnd ? nowMs
                 : fetchOffset >= previous.leaderLogEndAtFetch() && previous.lastFetchMs() >= 0 ? previous.lastFetchMs()
                 : previous.lastCaughtUpMs();
-        followers.put(replicaId, new FollowerState(fetchOffset, nowMs, caughtUp, leaderLogEnd));
+        followers.put(replicaId, new FollowerState(fetchOffset, logStartOffset, nowMs, caughtUp, leaderLogEnd));
+        return logStartOffset != previous.logStartOffset();
     }
 
     synchronized FollowerState of(int replicaId) {

@@ -6,6 +6,7 @@ import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -89,12 +90,33 @@ public final class Partition {
 
     /**
      * On the leader {@code localId}: follower {@code replicaId} fetched from {@code fetchOffset} (it has every record
-     * before it); the high watermark moves to the lowest log end offset of the ISR if that is past it, and then
-     * whoever waits on the partition is told.
+     * before it), its log starting at {@code logStartOffset}; the high watermark moves to the lowest log end offset
+     * of the ISR if that is past it, and then whoever waits on the partition is told, as when the follower's log
+     * start moved (a DeleteRecords waits for it).
      */
-    public void onFollowerFetch(int localId, int replicaId, long fetchOffset, long nowMs) throws IOException {
-        followers.onFetch(replicaId, fetchOffset, log.logEndOffset(), nowMs);
+    public void onFollowerFetch(int localId, int replicaId, long fetchOffset, long logStartOffset, long nowMs)
+            throws IOException {
+        long highWatermark = log.highWatermark();
+        boolean logStartMoved = followers.onFetch(replicaId, fetchOffset, logStartOffset, log.logEndOffset(), nowMs);
         maybeAdvanceHighWatermark(localId);
+        if (logStartMoved && log.highWatermark() == highWatermark) {
+            notifyAppended();
+        }
+    }
+
+    /**
+     * On the leader: the lowest log start offset among this replica and the followers on brokers {@code live}
+     * says are up (Kafka's low watermark, which DeleteRecords answers once it reached the offset asked for); a
+     * follower not heard from in this leadership counts as -1.
+     */
+    public long lowWatermark(IntPredicate live) {
+        long lowest = log.logStartOffset();
+        for (int replica : assignment.replicas()) {
+            if (replica != assignment.leader() && live.test(replica)) {
+                lowest = Math.min(lowest, followers.of(replica).logStartOffset());
+            }
+        }
+        return lowest;
     }
 
     /**
