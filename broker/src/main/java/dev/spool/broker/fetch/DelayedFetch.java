@@ -13,13 +13,22 @@ import java.util.function.Supplier;
 /**
  * Thread-safe (see {@link DelayedOperation}). A fetch parked until {@code min_bytes} are there or
  * {@code max_wait_ms} has passed. Whether enough is there is offset arithmetic, as Kafka's: the bytes between
- * the high watermark each partition had when the fetch was read and the one it has now, both with their
- * positions; the log is read again only to answer, with whatever is there then.
+ * the bound each partition had when the fetch was read and the one it has now, both with their positions (a
+ * consumer's bound is the high watermark, a follower's the log end); the log is read again only to answer, with
+ * whatever is there then.
  */
 final class DelayedFetch extends DelayedOperation {
 
-    /** A partition of the fetch: the high watermark it was read up to, and its share of the response. */
-    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes) {
+    /**
+     * A partition of the fetch: the bound it was read up to (the log end for a follower, else the high watermark)
+     * and its share of the response.
+     */
+    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes, boolean toLogEnd) {
+
+        /** The bound now. */
+        LogOffsetMetadata bound() {
+            return toLogEnd ? partition.log().logEndMetadata() : partition.log().highWatermarkMetadata();
+        }
     }
 
     private final Supplier<FetchReader.Result> reader;
@@ -54,7 +63,7 @@ final class DelayedFetch extends DelayedOperation {
     }
 
     /**
-     * Whether the high watermarks moved past {@code min_bytes} since the fetch was read, or something happened
+     * Whether the bounds moved past {@code min_bytes} since the fetch was read, or something happened
      * that only a read can tell (a new segment, a truncation, an offline log): answering then is always right.
      */
     @Override
@@ -64,7 +73,8 @@ final class DelayedFetch extends DelayedOperation {
             if (watch.partition().isOffline()) {
                 return true;
             }
-            LogOffsetMetadata now = watch.partition().log().highWatermarkMetadata();
+            // A follower waits for the leader's log end to move: its next fetch is what moves the high watermark.
+            LogOffsetMetadata now = watch.bound();
             LogOffsetMetadata then = watch.readUpTo();
             if (now.offset() == then.offset()) {
                 continue;

@@ -83,7 +83,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         List<DelayedFetch.Watch> watches = new ArrayList<>(first.reads().size());
         for (PartitionRead read : first.reads()) {
             watches.add(new DelayedFetch.Watch(read.partition(), read.readBound(),
-                    Math.max(0, read.state().partitionMaxBytes())));
+                    Math.max(0, read.state().partitionMaxBytes()), replicaId >= 0));
         }
         DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
                 clockMs.getAsLong()),

@@ -88,6 +88,33 @@ class FetchHandlerTest {
                 .satisfiesExactly(bytes -> assertThat(bytes).isZero(), bytes -> assertThat(bytes).isPositive());
     }
 
+    /**
+     * A follower's fetch parked at the leader's log end is answered by the next append, which the high watermark does
+     * not cover yet: the follower's next fetch is what moves it (acks=all waits for that).
+     */
+    @Test
+    void aFollowersParkedFetchIsAnsweredByTheNextAppendBeforeItIsCommitted() throws Exception {
+        Uuid replicatedId = new Uuid(5L, 6L);
+        Partition replicated = partitions.createReplicated("r", 0, replicatedId, 0, List.of(1, 2));
+        FetchRequestData request = new FetchRequestData().setReplicaId(-1)
+                .setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(2).setReplicaEpoch(-1))
+                .setMaxWaitMs(30_000).setMinBytes(1).setMaxBytes(1 << 20).setSessionId(0).setSessionEpoch(-1)
+                .setTopics(new ArrayList<>(List.of(new FetchTopic().setTopicId(replicatedId).setPartitions(
+                        new ArrayList<>(List.of(new FetchPartition().setPartition(0).setFetchOffset(0)
+                                .setCurrentLeaderEpoch(0).setPartitionMaxBytes(1 << 20)))))));
+        CompletableFuture<FetchResponseData> answer = fetch(request, 15);
+        waits.runPending();
+        assertThat(answer).as("nothing past the follower's log end yet").isNotDone();
+
+        TestPartitions.appendUncommitted(replicated, 2, 10);
+        waits.runPending();
+        FetchResponseData response = answer.getNow(null);
+
+        assertThat(replicated.log().highWatermark()).as("not committed").isZero();
+        assertThat(response).as("answered by the append, before any timeout").isNotNull();
+        assertThat(response.responses().get(0).partitions().get(0).records().sizeInBytes()).isPositive();
+    }
+
     @Test
     void aParkedFetchWithoutDataIsAnsweredAfterMaxWait() throws Exception {
         CompletableFuture<FetchResponseData> answer = fetch(request(0, -1, 200, 1, 0, 0), 12);

@@ -68,6 +68,16 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
 
     /** Appends one batch of {@code records} records of {@code valueBytes} bytes each, timestamps from {@code firstTimestampMs}. */
     static void append(Partition partition, int records, int valueBytes, long firstTimestampMs) {
+        append(partition, records, valueBytes, firstTimestampMs, true);
+    }
+
+    /** As {@link #append}, the high watermark left where it is (a replicated leader's, before its followers fetch). */
+    static void appendUncommitted(Partition partition, int records, int valueBytes) {
+        append(partition, records, valueBytes, 0, false);
+    }
+
+    private static void append(Partition partition, int records, int valueBytes, long firstTimestampMs,
+                               boolean commit) {
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
         for (int i = 0; i < records; i++) {
             byte[] value = new byte[valueBytes];
@@ -76,7 +86,9 @@ final class TestPartitions implements PartitionLookup, AutoCloseable {
         }
         try {
             partition.log().appendAsLeader(builder.build(), partition.leaderEpoch());
-            partition.log().updateHighWatermark(partition.log().logEndOffset());
+            if (commit) {
+                partition.log().updateHighWatermark(partition.log().logEndOffset());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
