@@ -15,8 +15,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DeleteRecordsOptions;
+import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -68,15 +71,26 @@ class FollowerLogStartIT {
                     "--bootstrap-server", cluster.bootstrap(), "describe", "--status").output());
             int away = before.replicas().stream().map(Node::id)
                     .filter(id -> id != leader && id != quorumLeader).findFirst().orElseThrow();
+            // A second client, knowing the leader alone and connected to it before the pause: the waiting DeleteRecords
+            // holds the first one's connection (as in Kafka), and a client that picked the paused node for its
+            // metadata would wait out its timeout.
+            Admin other = admin(cluster.node(leader).bootstrap());
+            offset(other, TOPIC, 0, OffsetSpec.earliest());
             cluster.node(away).pause();
-            try {
+            KafkaFuture<DeletedRecords> deleted;
+            try (other) {
                 // Acknowledged once the leader took the paused follower out of the ISR. 3 MiB: the one fetch answer
                 // that may wait in the paused follower's socket holds 1 MiB (replica.fetch.max.bytes) at most.
                 produce(cluster.bootstrap(), TOPIC, "away", 3000, 1024);
-                assertThat(deleteBefore(admin, DELETED_BEFORE)).isEqualTo(DELETED_BEFORE);
+                deleted = admin.deleteRecords(Map.of(PARTITION, RecordsToDelete.beforeOffset(DELETED_BEFORE)),
+                        new DeleteRecordsOptions().timeoutMs(60_000)).lowWatermarks().get(PARTITION);
+                awaitTrue(() -> offset(other, TOPIC, 0, OffsetSpec.earliest()) == DELETED_BEFORE,
+                        "the leader's log start moved while the follower is away");
             } finally {
                 cluster.node(away).resume();
             }
+            // Answered, as Kafka answers, once the follower (still registered, so live) starts there too.
+            assertThat(deleted.get(60, TimeUnit.SECONDS).lowWatermark()).isEqualTo(DELETED_BEFORE);
             awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).contains(away),
                     "the follower back in the ISR, from the leader's log start");
             Map<Long, Integer> leaders = batches(partitionDir(cluster, leader));

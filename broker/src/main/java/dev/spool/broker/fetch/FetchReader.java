@@ -100,6 +100,10 @@ final class FetchReader {
         if (refused != null) {
             return refused;
         }
+        if (!partition.assignment().replicas().contains(replicaId)) {
+            // A replica reassigned away (or never assigned): its progress must not count for the ISR.
+            return PartitionRead.failed(state, partition, Errors.NOT_LEADER_OR_FOLLOWER);
+        }
         PartitionLog log = partition.log();
         if (state.lastFetchedEpoch() >= 0) {
             long[] epochAndEnd = OffsetForLeaderEpochHandler.endOffsetFor(state.lastFetchedEpoch(),
@@ -110,11 +114,11 @@ final class FetchReader {
                                 .setEpoch((int) epochAndEnd[0]).setEndOffset(epochAndEnd[1]));
             }
         }
-        // A replication throttle holds back only an out-of-sync follower (a reassignment's new replica catching up):
-        // its read gets no records while the throttle is exceeded, its progress is still recorded.
-        boolean throttled = throttle.concerns(partition.topicPartition(),
-                partition.assignment().isr().contains(replicaId));
-        boolean heldBack = throttled && throttle.exceeded();
+        // A replication throttle counts what it names, and holds back only an out-of-sync follower (a reassignment's
+        // new replica catching up): its read gets no records while the throttle is exceeded, its progress is still
+        // recorded.
+        boolean throttled = throttle.names(partition.topicPartition());
+        boolean heldBack = throttled && !partition.assignment().isr().contains(replicaId) && throttle.exceeded();
         PartitionRead read = readUpTo(state, partition, log.logEndMetadata(), heldBack ? 0 : maxBytes,
                 minOneBatch && !heldBack);
         if (read.error() != Errors.NONE) {

@@ -3,15 +3,16 @@ package dev.spool.broker.fetch;
 import dev.spool.log.TopicPartition;
 
 /**
- * What holds back a leader's reads for its followers: the leader's replication throttle. A read it concerns gets no
- * records while it is exceeded, and its bytes are counted. Thread-safe.
+ * What holds back a leader's reads for its followers: the leader's replication throttle. The bytes read of the
+ * partitions it names are counted; while it is exceeded, a read of one for an out-of-sync follower gets no records
+ * (an in-sync follower is never held back). Thread-safe.
  */
 public interface FollowerReadThrottle {
 
     /** No throttle. */
     FollowerReadThrottle NONE = new FollowerReadThrottle() {
         @Override
-        public boolean concerns(TopicPartition partition, boolean replicaInSync) {
+        public boolean names(TopicPartition partition) {
             return false;
         }
 
@@ -25,12 +26,12 @@ public interface FollowerReadThrottle {
         }
     };
 
-    /** Whether reads of {@code partition} for a follower in sync or not are throttled. */
-    boolean concerns(TopicPartition partition, boolean replicaInSync);
+    /** Whether the throttle names this broker's replica of {@code partition}. */
+    boolean names(TopicPartition partition);
 
-    /** Whether the throttle holds such reads back now. */
+    /** Whether the throttle holds back reads for out-of-sync replicas now. */
     boolean exceeded();
 
-    /** Counts the bytes of such a read. */
+    /** Counts the bytes of a read of a partition it names. */
     void record(long bytes);
 }

@@ -12,7 +12,8 @@ import java.util.List;
  * leader in its current leader epoch and partition epoch, the ISR keeps the leader, and every replica it adds is
  * a registered, unfenced broker of the partition (in its current broker epoch, v3). Otherwise Kafka's errors:
  * STALE_BROKER_EPOCH (the whole request), UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER,
- * FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INVALID_REQUEST, INELIGIBLE_REPLICA. Stateless.
+ * FENCED_LEADER_EPOCH, INVALID_UPDATE_VERSION, INVALID_REQUEST, INELIGIBLE_REPLICA; NEW_LEADER_ELECTED when the change
+ * (completing a reassignment) moved the leadership away. Stateless.
  */
 public final class IsrChanges {
 
@@ -59,8 +60,12 @@ public final class IsrChanges {
                     records.add(change);
                 }
                 boolean newLeader = decided.leader() != partition.leader();
+                if (newLeader) {
+                    // The change completed a reassignment that removed this leader: Kafka's answer says so.
+                    answer.setErrorCode(Errors.NEW_LEADER_ELECTED.code());
+                }
                 answers.add(answer.setLeaderId(decided.leader())
-                        .setLeaderEpoch(newLeader ? partition.leaderEpoch() + 1 : partition.leaderEpoch())
+                        .setLeaderEpoch(decided.newLeaderEpoch() ? partition.leaderEpoch() + 1 : partition.leaderEpoch())
                         .setIsr(new ArrayList<>(decided.isr()))
                         .setPartitionEpoch(change != null ? partition.partitionEpoch() + 1 : partition.partitionEpoch()));
             }

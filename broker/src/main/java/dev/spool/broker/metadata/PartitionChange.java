@@ -25,10 +25,11 @@ import java.util.function.IntPredicate;
  * leader is elected.
  * <li><b>Reassignment</b> (KIP-455). Asked for, the replicas become the target followed by the current ones not in
  * it, those being added and removed recorded beside them. It completes, in whichever change first finds it so, once
- * every replica being added is in the ISR and the ISR without those being removed still holds min ISR (KIP-966: a
- * reassignment never takes a partition below it): the replicas become the target, the removed ones leave the ISR
- * and the ELR, and a removed leader gives way to the first in-sync target replica. Cancelled, the replicas go back
- * to those before it.
+ * every target replica is in the ISR (so the ISR that is left never holds fewer than the target does): the replicas
+ * become the target, the removed ones leave the ISR and the ELR, and a removed leader gives way to the first in-sync
+ * target replica. Cancelled, the replicas go back to those before it. Whenever replicas leave, the leader epoch goes
+ * up, as in Kafka: the leader forgets what it knew of its followers, so a replica removed and added again with an
+ * empty log is never taken for the one that left.
  * </ul>
  * Built for one change on the controller thread; not thread-safe.
  */
@@ -53,6 +54,7 @@ final class PartitionChange {
     private boolean uncleanAsked;
     private int preferred = NO_LEADER;
     private int leader;
+    private boolean newLeaderEpoch;
 
     PartitionChange(MetadataImage image, TopicImage topic, PartitionImage current, ElectionRules rules) {
         this.image = image;
@@ -128,6 +130,11 @@ final class PartitionChange {
         return this;
     }
 
+    /** Whether the record of {@link #record()} starts a new leader epoch. */
+    boolean newLeaderEpoch() {
+        return newLeaderEpoch;
+    }
+
     /** The replicas after {@link #record()}. */
     List<Integer> replicas() {
         return replicas;
@@ -179,14 +186,14 @@ final class PartitionChange {
         return recordOf(elr, lastKnownLeader);
     }
 
-    /** A reassignment under way whose added replicas are all in sync completes, unless that leaves the ISR below min ISR. */
+    /** A reassignment under way whose target replicas are all in sync completes. */
     private void completeReassignmentIfDone() {
-        if (adding.isEmpty() && removing.isEmpty() || !isr.containsAll(adding)) {
+        if (adding.isEmpty() && removing.isEmpty()) {
             return;
         }
         List<Integer> target = replicas.stream().filter(replica -> !removing.contains(replica)).toList();
         List<Integer> remaining = isr.stream().filter(replica -> !removing.contains(replica)).toList();
-        if (remaining.isEmpty() || remaining.size() < minIsr(target)) {
+        if (!remaining.containsAll(target)) {
             return;
         }
         forgotten.addAll(removing);
@@ -235,7 +242,8 @@ final class PartitionChange {
 
     private VersionedRecord recordOf(List<Integer> elr, List<Integer> lastKnownLeader) {
         boolean isrChanged = !isr.equals(current.isr());
-        boolean leaderChanged = leader != current.leader();
+        // Replicas leaving: a new leader epoch even when the leader stays (Kafka's rule for reassignments).
+        boolean leaderChanged = leader != current.leader() || !replicas.containsAll(current.replicas());
         boolean elrChanged = !elr.equals(current.elr());
         boolean lastKnownChanged = !lastKnownLeader.equals(current.lastKnownElr());
         boolean replicasChanged = !replicas.equals(current.replicas());
@@ -245,6 +253,7 @@ final class PartitionChange {
                 && !removingChanged) {
             return null;
         }
+        newLeaderEpoch = leaderChanged;
         PartitionChangeRecordData change = new PartitionChangeRecordData().setTopicId(topic.id())
                 .setPartitionId(current.partition())
                 .setLeader(leaderChanged ? leader : LEADER_UNCHANGED)

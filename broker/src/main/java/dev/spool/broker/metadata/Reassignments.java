@@ -126,9 +126,11 @@ public final class Reassignments {
                         + ", but no such broker is registered.");
             }
         }
-        if (!allowReplicationFactorChange && target.size() != current.originalReplicas().size()) {
+        // Against the replicas the partition is heading for, under a reassignment already (KIP-860).
+        int replicationFactor = current.targetReplicas().size();
+        if (!allowReplicationFactorChange && target.size() != replicationFactor) {
             return new Refusal(Errors.INVALID_REPLICATION_FACTOR, "The replication factor would change from "
-                    + current.originalReplicas().size() + " to " + target.size()
+                    + replicationFactor + " to " + target.size()
                     + ", which the request does not allow (AllowReplicationFactorChange false).");
         }
         return null;

@@ -21,6 +21,9 @@ public final class Partition {
     private final PartitionLog log;
     private volatile PartitionImage assignment;
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
+    private final Object hosting = new Object();
+    /** Guarded by hosting. */
+    private boolean removed;
     /** Listeners for as long as something follows the partition (a coordinator shard), not parked requests. */
     private final Set<AppendListener> commitWatchers = ConcurrentHashMap.newKeySet();
     /** On the leader: each follower's progress, from its fetches. */
@@ -79,6 +82,30 @@ public final class Partition {
 
     public static int effectiveMinInsyncReplicas(int minInsyncReplicas, int replicationFactor) {
         return Math.min(minInsyncReplicas, replicationFactor);
+    }
+
+    /** Work on the partition's log that must not overlap its removal from this broker. */
+    @FunctionalInterface
+    public interface HostedWork {
+        boolean run() throws Exception;
+    }
+
+    /**
+     * Runs {@code work} unless the partition was removed from this broker (deleted, or reassigned away; its log then
+     * deleted), and holds the removal back while it runs: a follower's fetcher applies what it fetched this way.
+     * False when it did not run, else what it returned.
+     */
+    public boolean whileHosted(HostedWork work) throws Exception {
+        synchronized (hosting) {
+            return !removed && work.run();
+        }
+    }
+
+    /** The partition leaves this broker: once the work running in {@link #whileHosted} ends, none runs again. */
+    void markRemoved() {
+        synchronized (hosting) {
+            removed = true;
+        }
     }
 
     void setAssignment(PartitionImage assignment) {

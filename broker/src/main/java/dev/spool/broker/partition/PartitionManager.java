@@ -227,9 +227,12 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     }
 
     private void remove(TopicPartition topicPartition) {
-        if (partitions.remove(topicPartition) == null) {
+        Partition removed = partitions.remove(topicPartition);
+        if (removed == null) {
             return;
         }
+        // After a follower's fetcher has applied what it is applying: it never writes to the deleted log.
+        removed.markRemoved();
         try {
             logs.delete(topicPartition);
         } catch (IOException e) {

@@ -140,9 +140,9 @@ final class ReplicaFetcher implements AutoCloseable {
         Set<Partition> throttled = new HashSet<>();
         boolean overThrottle = throttle.exceeded();
         for (Partition partition : partitions) {
-            if (throttle.concerns(partition.topicPartition(), partition.assignment().isr().contains(nodeId))) {
-                if (overThrottle) {
-                    continue; // fetched again once the throttle allows
+            if (throttle.names(partition.topicPartition())) {
+                if (overThrottle && !partition.assignment().isr().contains(nodeId)) {
+                    continue; // out of sync: fetched again once the throttle allows
                 }
                 throttled.add(partition);
             }
@@ -178,7 +178,7 @@ final class ReplicaFetcher implements AutoCloseable {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
                 if (partition != null && partition.assignment().leader() == sourceId) {
-                    anyServed |= onFetched(leader, partition, data);
+                    anyServed |= partition.whileHosted(() -> onFetched(leader, partition, data));
                     if (throttled.contains(partition) && data.records() != null) {
                         throttle.record(data.records().sizeInBytes());
                     }

@@ -73,7 +73,7 @@ public final class ReplicaFetchers implements MetadataListener, AutoCloseable {
 
     /**
      * One of the {@code num.replica.fetchers} fetchers of a leader: a partition always goes to the same one, by its
-     * topic and index, as Kafka spreads them.
+     * topic and index.
      */
     private record FetcherKey(int source, int index) {
 

@@ -15,9 +15,9 @@ import java.util.function.Supplier;
 /**
  * One side of Kafka's replication throttle, as {@code kafka-reassign-partitions --throttle} sets it: the leader's
  * ({@code leader.replication.throttled.rate} over the replicas its topics name in
- * {@code leader.replication.throttled.replicas}) or the follower's ({@code follower.*}). It concerns only a replica
- * out of sync (a reassignment's new replica catching up, a follower back from a crash): an in-sync one is never
- * held back. Its bytes are measured over the last {@value #WINDOWS} one-second windows (Kafka's
+ * {@code leader.replication.throttled.replicas}) or the follower's ({@code follower.*}). The bytes of every
+ * replica it names count, but it holds back only one out of sync (a reassignment's new replica catching up, a
+ * follower back from a crash), never an in-sync one, as in Kafka. Its bytes are measured over the last {@value #WINDOWS} one-second windows (Kafka's
  * {@code replication.quota.window.num}), over at least {@value #WINDOWS} - 1 seconds, as Kafka measures a rate;
  * while above the rate, the leader sends such a follower no records and the follower leaves such partitions out of
  * its fetches. The rate and the replicas are read from the image each time, so a change applies at once.
@@ -64,15 +64,9 @@ public final class ReplicationThrottle implements FollowerReadThrottle {
                 LogConfigKey.FOLLOWER_REPLICATION_THROTTLED_REPLICAS, clockMs);
     }
 
-    /**
-     * Whether this throttle concerns {@code partition} replicated to (or, for the follower's, by) a replica out of
-     * sync: its topic names this broker's replica of it.
-     */
+    /** Whether the topic of {@code topicPartition} names this broker's replica of it. */
     @Override
-    public boolean concerns(TopicPartition topicPartition, boolean replicaInSync) {
-        if (replicaInSync) {
-            return false;
-        }
+    public boolean names(TopicPartition topicPartition) {
         String replicas = image.get().configs(ConfigResource.topic(topicPartition.topic())).get(replicasConfig);
         return ThrottledReplicas.names(replicas, topicPartition.partition(), nodeId);
     }

@@ -75,10 +75,12 @@ class ReassignmentsTest {
 
     /** The leader's AlterPartition to {@code isr}; the ISR the controller answers with. */
     private List<Integer> leaderAlters(List<Integer> isr) {
+        PartitionImage current = partition();
         var change = ControllerDecisions.leaderAlters(image, "t", isr, MIN_ISR_TWO);
         apply(change);
         var answer = change.result().topics().get(0).partitions().get(0);
-        assertThat(Errors.forCode(answer.errorCode())).isEqualTo(Errors.NONE);
+        assertThat(Errors.forCode(answer.errorCode())).as("NEW_LEADER_ELECTED when the leadership moved")
+                .isEqualTo(partition().leader() == current.leader() ? Errors.NONE : Errors.NEW_LEADER_ELECTED);
         assertThat(answer.isr()).as("the answer is the partition as it is now").isEqualTo(partition().isr());
         assertThat(answer.leaderId()).isEqualTo(partition().leader());
         assertThat(answer.leaderEpoch()).isEqualTo(partition().leaderEpoch());
@@ -118,14 +120,39 @@ class ReassignmentsTest {
     }
 
     @Test
-    void aReassignmentCompletesOnlyWhileTheIsrWithoutTheRemovedReplicasHoldsMinIsr() {
+    void aReassignmentCompletesOnlyOnceEveryTargetReplicaIsInSync() {
         reassign(List.of(4, 2, 3));
         leaderAlters(List.of(1, 4));
-        assertThat(partition().reassigning()).as("only 4 would be left in sync, below min ISR 2").isTrue();
-        assertThat(partition().isr()).containsExactly(1, 4);
+        assertThat(partition().reassigning()).as("2 and 3 of the target are out of sync").isTrue();
         leaderAlters(List.of(1, 2, 4));
+        assertThat(partition().reassigning()).as("3 of the target is out of sync").isTrue();
+        leaderAlters(List.of(1, 2, 3, 4));
         assertThat(partition().reassigning()).isFalse();
-        assertThat(partition().isr()).containsExactlyInAnyOrder(2, 4);
+        assertThat(partition().isr()).containsExactlyInAnyOrder(2, 3, 4);
+    }
+
+    @Test
+    void anOverridingReassignmentWaitsForTheTargetReplicasItKeepsFromTheOneBefore() {
+        reassign(List.of(4, 2, 3));
+        assertThat(reassign(List.of(4, 3, 1)).error()).isEqualTo(Errors.NONE);
+        assertThat(partition().addingReplicas()).as("4 was already added").isEmpty();
+        assertThat(partition().removingReplicas()).containsExactly(2);
+        assertThat(partition().reassigning()).as("4 is not in sync yet: nothing completes").isTrue();
+        assertThat(partition().replicas()).containsExactly(4, 3, 1, 2);
+        leaderAlters(List.of(1, 2, 3, 4));
+        assertThat(partition().replicas()).containsExactly(4, 3, 1);
+        assertThat(partition().isr()).containsExactlyInAnyOrder(1, 3, 4);
+    }
+
+    @Test
+    void replicasLeavingStartANewLeaderEpochEvenWhenTheLeaderStays() {
+        int epoch = partition().leaderEpoch();
+        reassign(List.of(1, 2, 4));
+        assertThat(partition().leaderEpoch()).as("nothing left yet").isEqualTo(epoch);
+        leaderAlters(List.of(1, 2, 3, 4));
+        assertThat(partition().replicas()).containsExactly(1, 2, 4);
+        assertThat(partition().leader()).isEqualTo(1);
+        assertThat(partition().leaderEpoch()).as("the leader forgets the follower that left").isEqualTo(epoch + 1);
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** The leader's replication throttle of broker 1: which replicas it concerns, and its rate over Kafka's windows. */
+/** The leader's replication throttle of broker 1: which replicas it names, and its rate over Kafka's windows. */
 class ReplicationThrottleTest {
 
     private final AtomicLong clockMs = new AtomicLong(1_000_000);
@@ -32,17 +32,16 @@ class ReplicationThrottleTest {
     }
 
     @Test
-    void itConcernsOnlyOutOfSyncReplicasOfThePartitionsItsTopicNamesOnThisBroker() {
+    void itNamesThePartitionsItsTopicNamesOnThisBroker() {
         TopicPartition zero = new TopicPartition("t", 0);
         TopicPartition one = new TopicPartition("t", 1);
-        assertThat(throttle.concerns(zero, false)).as("nothing named").isFalse();
+        assertThat(throttle.names(zero)).as("nothing named").isFalse();
         set(ConfigResource.topic("t"), "leader.replication.throttled.replicas", "0:1, 1:2");
-        assertThat(throttle.concerns(zero, false)).isTrue();
-        assertThat(throttle.concerns(zero, true)).as("an in-sync follower is never held back").isFalse();
-        assertThat(throttle.concerns(one, false)).as("partition 1 is named on broker 2 only").isFalse();
-        assertThat(throttle.concerns(new TopicPartition("other", 0), false)).isFalse();
+        assertThat(throttle.names(zero)).isTrue();
+        assertThat(throttle.names(one)).as("partition 1 is named on broker 2 only").isFalse();
+        assertThat(throttle.names(new TopicPartition("other", 0))).isFalse();
         set(ConfigResource.topic("t"), "leader.replication.throttled.replicas", "*");
-        assertThat(throttle.concerns(one, false)).isTrue();
+        assertThat(throttle.names(one)).isTrue();
     }
 
     @Test
