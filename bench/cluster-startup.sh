@@ -22,7 +22,10 @@
 #      run's directory; default CACHE/results/cluster-<utc time>), PORT_BASE (19500; ~40 ports on 127.0.0.1,
 #      the next block of 100 if one is taken), IDLE_SETTLE_S (10), LAUNCH_SETTLE_S (5), QUIET_WAIT_S (180),
 #      QUIET_CORES (0.3), BUSY_CORES (0.35), BUSY_RETRIES (2), START_TIMEOUT_S (120), STOP_TIMEOUT_S (60,
-#      then SIGKILL), TRIALS, KEEP_DATA=1 (keep data dirs; logs are always kept), SPOOL_BENCH_OFFLINE=1.
+#      then SIGKILL), TRIALS, KEEP_DATA=1 (keep data dirs; logs are always kept), SPOOL_BENCH_OFFLINE=1,
+#      WORKLOAD=1: after each measured cluster's idle RSS, a replicated produce workload (produce_workload:
+#      a topic of 3 partitions x 3 replicas, min.insync.replicas 2; ProducerPerformance acks=all for
+#      throughput, then at 500 records/s for latency), its figures in workload.tsv and a second table.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -177,6 +180,29 @@ spool_node() {
     --override "log.dirs=$1/data" --override group.initial.rebalance.delay.ms=0
 }
 
+# produce_workload SYSTEM DIR TRIAL: on the running cluster, a topic of 3 partitions x 3 replicas with
+# min.insync.replicas 2, then Kafka's ProducerPerformance with acks=all: WORKLOAD_RECORDS (300000) x 100 B
+# as fast as it goes (throughput), then 5000 x 100 B at 500 records/s with linger.ms=0 (each record's
+# acks=all latency: replication to the followers and back). Figures to OUT/workload.tsv.
+produce_workload() {
+  local system="$1" dir="$2" trial="$3" bootstrap="" n
+  for n in $(seq 1 "$NODES"); do bootstrap="$bootstrap${bootstrap:+,}127.0.0.1:$("${system}_port" "$n")"; done
+  tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic replicated \
+    --partitions 3 --replication-factor 3 --config min.insync.replicas=2 >"$dir/topic.log" 2>&1 \
+    || die "$system: creating the workload's topic (see $dir/topic.log)"
+  sleep 2
+  log "$system workload: ${WORKLOAD_RECORDS:-300000} x 100 B, acks=all, unthrottled"
+  tool org.apache.kafka.tools.ProducerPerformance --topic replicated --num-records "${WORKLOAD_RECORDS:-300000}" \
+    --record-size 100 --throughput -1 --producer-props "bootstrap.servers=$bootstrap" acks=all \
+    >"$dir/produce-throughput.log" 2>&1 || die "$system: ProducerPerformance (see $dir/produce-throughput.log)"
+  log "$system workload: 5000 x 100 B, acks=all, 500 records/s"
+  tool org.apache.kafka.tools.ProducerPerformance --topic replicated --num-records 5000 --record-size 100 \
+    --throughput 500 --producer-props "bootstrap.servers=$bootstrap" acks=all linger.ms=0 \
+    >"$dir/produce-latency.log" 2>&1 || die "$system: ProducerPerformance (see $dir/produce-latency.log)"
+  { parse_producer throughput "$dir/produce-throughput.log"; parse_producer latency "$dir/produce-latency.log"; } \
+    | sed "s/^/$trial\t$system\t/" >>"$OUT/workload.tsv"
+}
+
 # cluster_run SYSTEM TAG [MEASURED]: a fresh cluster of NODES nodes of SYSTEM (spool|kafka) in
 # OUT/TAG, all launched at once; waits until every node logged that it started, then IDLE_SETTLE_S;
 # appends each node's figures to raw.tsv when MEASURED is a trial number; stops every node.
@@ -246,6 +272,7 @@ cluster_run() {
     [ -z "$trial" ] || printf '%s\t%s-cluster\t%s\t%s\t%s\t%s\tNA\t%s\t%s\t%s\n' "$trial" "$system" "$n" \
       "${startup[$n]}" "$rss" "${internal[$n]}" "${cds[$n]}" "$load" "$OTHER_CPU" >>"$dir/rows.tsv"
   done
+  [ -z "$trial" ] || [ "${WORKLOAD:-0}" != 1 ] || produce_workload "$system" "$dir" "$trial"
   stop_all
   log "$system cluster $tag:$msg stopped in $STOPPED_S s (load before launch $load; other processes' CPU until all started $OTHER_CPU s)"
   CLUSTER_CDS_ALL="$cds_all"
@@ -394,3 +421,26 @@ CW="$(slowest_med spool-cluster)"; KW="$(slowest_med kafka-cluster)"
   echo
   echo "Raw figures: $RAW; logs: $OUT/*/; warnings and errors in the logs: $OUT/log-warnings.txt"
 } | tee "$OUT/table.md"
+
+# --- the workload's table (WORKLOAD=1): medians over trials ---------------------------------------
+if [ -f "$OUT/workload.tsv" ]; then
+  wmed() { # wmed SYSTEM KEY
+    awk -F'\t' -v s="$1" -v k="$2" '$2 == s && $3 == k {v[++n] = $4 + 0}
+      END {if (!n) {print "NA"; exit}
+           for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {x = v[j]; v[j] = v[j - 1]; v[j - 1] = x}
+           print (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2}' "$OUT/workload.tsv"
+  }
+  {
+    echo
+    echo "| 3 partitions x 3 replicas, min ISR 2, acks=all | Spool | Kafka 4.4.0 | Spool/Kafka |"
+    echo "| --- | --- | --- | --- |"
+    for row in "throughput_rps|throughput, records/s" "throughput_mbs|throughput, MB/s" \
+               "throughput_p99_ms|throughput run, p99 latency ms" "latency_avg_ms|500 records/s: avg latency ms" \
+               "latency_p50_ms|500 records/s: p50 latency ms" "latency_p99_ms|500 records/s: p99 latency ms"; do
+      key="${row%%|*}"; a="$(wmed spool "$key")"; b="$(wmed kafka "$key")"
+      echo "| ${row#*|} | $a | $b | $(ratio "$a" "$b") |"
+    done
+    echo
+    echo "Medians over $TRIALS trial(s) (every measured attempt); raw: $OUT/workload.tsv"
+  } | tee -a "$OUT/table.md"
+fi
