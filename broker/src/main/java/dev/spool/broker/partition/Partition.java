@@ -6,8 +6,8 @@ import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
 import java.util.Set;
-import java.util.function.IntPredicate;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 
 /**
  * A partition this broker hosts: its log, the topic id, and its assignment as the latest metadata
