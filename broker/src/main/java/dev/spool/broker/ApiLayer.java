@@ -90,7 +90,6 @@ final class ApiLayer {
                         describeQuorum(config, storage, metadataLayer))
                 .register(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, 0,
                         new DescribeTopicPartitionsHandler(metadata::image, partitionLayer.partitions))
-                .register(ApiKey.DESCRIBE_LOG_DIRS, 1, 5, new LogDirsHandler(partitionLayer.partitions, storage.scheduler))
                 .register(ApiKey.DELETE_RECORDS, 0, 2,
                         new DeleteRecordsHandler(partitionLayer.partitions, storage.scheduler, partitionLayer.purgatory,
                                 broker -> metadata.image().isUnfenced(broker)));
@@ -109,6 +108,7 @@ final class ApiLayer {
 
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
+        new LogDirsHandler(partitionLayer.partitions, storage.scheduler).registerIn(registry);
         new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);

@@ -72,6 +72,19 @@ public final class LogManager implements AutoCloseable {
     private final LogDirFailureChannel failures = new LogDirFailureChannel();
     private final List<LogDirFailureListener> failureListeners = new CopyOnWriteArrayList<>();
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
+    /** Where AlterReplicaLogDirs asked a partition to be: a replica created later goes there. */
+    private final Map<TopicPartition, Path> preferredDirs = new ConcurrentHashMap<>();
+    private final LogDirMover mover = new LogDirMover(new LogDirMover.Host() {
+        @Override
+        public PartitionLog current(TopicPartition partition) {
+            return logs.get(partition);
+        }
+
+        @Override
+        public void complete(TopicPartition partition, PartitionLog current, PartitionLog future) throws IOException {
+            completeMove(partition, current, future);
+        }
+    });
     /** What the markers found at start named (see {@link #previousBrokerEpoch}); unset until a used dir is loaded. */
     private long previousBrokerEpoch = NO_BROKER_EPOCH_SEEN;
     private volatile long brokerEpoch = -1;
@@ -140,6 +153,7 @@ public final class LogManager implements AutoCloseable {
         }
         LogManager manager = new LogManager(logDirs, topicConfigs, clock, scheduler, recoveryThreadsPerDataDir,
                 producerIdExpiration);
+        MovedLogNames.recover(logDirs);
         for (Path logDir : logDirs) {
             manager.loadDir(logDir);
         }
@@ -283,6 +297,8 @@ public final class LogManager implements AutoCloseable {
         for (PartitionLog log : logs.values()) {
             try {
                 action.apply(log);
+            } catch (LogMovedException e) {
+                // moved to another log dir since this pass began: the work is done on its replacement
             } catch (IOException e) {
                 // One failing disk must not stop the work on the others; the failure is reported, not dropped.
                 LOG.error("Background work failed for {}", log.dir(), e);
@@ -398,8 +414,9 @@ public final class LogManager implements AutoCloseable {
             // Never a new empty log elsewhere: the records are on the failed disk, back after a restart.
             throw new LogDirOfflineException(offline.dir().getParent(), "Partition " + partition);
         }
-        Path logDir = onlineLogDirs().stream().min(Comparator.comparingLong(this::partitionsIn))
-                .orElseThrow(() -> new LogDirOfflineException("Cannot create " + partition + ": every log dir of "
+        Path preferred = preferredDirs.get(partition);
+        Path logDir = preferred != null && !isOffline(preferred) ? preferred
+                : onlineLogDirs().stream().min(Comparator.comparingLong(this::partitionsIn)).orElseThrow(() -> new LogDirOfflineException("Cannot create " + partition + ": every log dir of "
                         + logDirs + " is offline"));
         PartitionLog log;
         try {
@@ -429,6 +446,8 @@ public final class LogManager implements AutoCloseable {
             LOG.warn("Deleted partition {} keeps its files in offline log dir {}", partition, offline.dir().getParent());
             return;
         }
+        preferredDirs.remove(partition);
+        mover.cancel(partition);
         if (!logs.containsKey(partition)) {
             return;
         }
@@ -450,6 +469,100 @@ public final class LogManager implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted waiting for the cleaner to leave " + partition, e);
         }
+    }
+
+    /**
+     * AlterReplicaLogDirs: {@code partition}'s replica is to live in {@code logDir} (one of {@link #logDirs()},
+     * online). A replica elsewhere is copied there while it is written, then swapped in ({@link LogDirMover}); one
+     * not hosted yet is created there; a move to another dir under way is called off for this one.
+     */
+    public synchronized void moveToDir(TopicPartition partition, Path logDir) throws IOException {
+        if (!logDirs.contains(logDir)) {
+            throw new IllegalArgumentException(logDir + " is not one of the log dirs " + logDirs);
+        }
+        preferredDirs.put(partition, logDir);
+        PartitionLog current = logs.get(partition);
+        if (current == null) {
+            return;
+        }
+        PartitionLog future = mover.future(partition);
+        if (future != null && future.dir().getParent().equals(logDir)) {
+            return;
+        }
+        mover.cancel(partition);
+        if (current.dir().getParent().equals(logDir)) {
+            return;
+        }
+        PartitionLog copy;
+        try {
+            copy = PartitionLog.open(MovedLogNames.futureDir(logDir, partition), current.config(), clock, scheduler,
+                    new LogLoadOptions(0, 0, true), this::onIoError, producerIdExpiration.expirationMs());
+        } catch (IOException e) {
+            onIoError(logDir, e);
+            throw e;
+        }
+        LOG.info("Moving {} from {} to {}", partition, current.dir().getParent(), logDir);
+        mover.start(partition, copy);
+    }
+
+    /** The copies of replicas moving to another log dir (DescribeLogDirs' future replicas), by partition. */
+    public Map<TopicPartition, PartitionLog> futureLogs() {
+        return mover.futures();
+    }
+
+    /**
+     * The swap at the end of a move, with the cleaner kept off the partition: under the current log's lock the copy
+     * takes what came since it caught up and closes; the current log's dir is renamed {@code -delete} and the
+     * copy's takes the plain name (the order {@link MovedLogNames#recover} relies on); the copy is opened again
+     * there as the partition's log, with the current log's start and high watermark. The old log keeps serving the
+     * reads that began on it for {@code file.delete.delay.ms}, then its files are closed and removed.
+     */
+    private synchronized void completeMove(TopicPartition partition, PartitionLog current, PartitionLog future)
+            throws IOException {
+        if (closed) {
+            throw new IllegalStateException("The log manager is closing");
+        }
+        awaitCleanerPaused(partition);
+        Path oldDir = current.dir();
+        Path deleteDir = MovedLogNames.deleteDir(oldDir);
+        Path newDir = future.dir().resolveSibling(partition.dirName());
+        try {
+            current.moveAway(() -> {
+                LogDirMover.copyUntilCaughtUp(current, future);
+                // An epoch whose leader has appended nothing yet has no batch to bring it along.
+                for (Map.Entry<Integer, Long> epoch : current.leaderEpochs().entries().entrySet()) {
+                    future.leaderEpochs().maybeAssign(epoch.getKey(), epoch.getValue());
+                }
+                long logEnd = future.logEndOffset();
+                future.close();
+                MovedLogNames.renameDurably(oldDir, deleteDir);
+                PartitionLog moved;
+                try {
+                    MovedLogNames.renameDurably(future.dir(), newDir);
+                    moved = PartitionLog.open(newDir, current.config(), clock, scheduler,
+                            new LogLoadOptions(logEnd, current.logStartOffset(), true), this::onIoError,
+                            producerIdExpiration.expirationMs());
+                } catch (IOException | RuntimeException e) {
+                    MovedLogNames.renameDurably(deleteDir, oldDir); // the current log goes on where it was
+                    throw e;
+                }
+                moved.updateHighWatermark(current.highWatermark());
+                logs.put(partition, moved);
+                return moved;
+            });
+            cleaner.onPartitionDeleted(oldDir.getParent(), partition);
+        } finally {
+            cleaner.resume(partition);
+        }
+        LOG.info("Moved {} from {} to {}", partition, oldDir.getParent(), newDir.getParent());
+        scheduler.schedule(() -> {
+            current.closeAfterFailure();
+            try {
+                FileTrees.deleteRecursively(deleteDir);
+            } catch (IOException e) {
+                LOG.warn("Cannot remove {}, the log moved to {} (the next start removes it)", deleteDir, newDir, e);
+            }
+        }, current.config().fileDeleteDelayMs, TimeUnit.MILLISECONDS);
     }
 
     /** A topic's config changed: every partition of it takes {@code config} from its next append, retention run or cleaning. */
@@ -519,7 +632,12 @@ public final class LogManager implements AutoCloseable {
 
     /** Stops the timers, closes (flushes) every log, writes the checkpoints, then the clean-shutdown markers. */
     @Override
-    public synchronized void close() throws IOException {
+    public void close() throws IOException {
+        mover.close(); // first, and without the lock: a move that is completing takes it
+        closeLogs();
+    }
+
+    private synchronized void closeLogs() throws IOException {
         if (closed) {
             return;
         }

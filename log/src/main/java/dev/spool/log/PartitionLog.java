@@ -65,6 +65,8 @@ public final class PartitionLog implements AutoCloseable {
     private boolean closed;
     /** Set (by any thread, without the lock) once the log directory failed: every operation then throws. */
     private volatile boolean offline;
+    /** The log that took this one's place in another log dir (AlterReplicaLogDirs); set under the lock, once. */
+    private volatile PartitionLog movedTo;
 
     private PartitionLog(Path dir, LogConfig config, LogClock clock, ScheduledExecutorService scheduler,
                          LeaderEpochCache leaderEpochs, IoErrorReporter ioErrors, ProducerSnapshots producerSnapshots,
@@ -850,14 +852,21 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Sets the high watermark (clamped to [log start, log end]); on one broker it follows the log end offset. */
     public void updateHighWatermark(long offset) throws IOException {
+        PartitionLog replacement;
         lock.lock();
         try {
-            highWatermark = metadataOf(Math.max(logStartOffset, Math.min(offset, logEndOffset())));
+            replacement = movedTo;
+            if (replacement == null) {
+                highWatermark = metadataOf(Math.max(logStartOffset, Math.min(offset, logEndOffset())));
+                return;
+            }
         } catch (IOException e) {
             throw reported(e);
         } finally {
             lock.unlock();
         }
+        // A leader that took this log before it moved: the high watermark is the replacement's now.
+        replacement.updateHighWatermark(offset);
     }
 
     /**
@@ -921,8 +930,11 @@ public final class PartitionLog implements AutoCloseable {
         return new ArrayList<>(segments.values());
     }
 
-    private void ensureOpen() throws LogDirOfflineException {
+    private void ensureOpen() throws IOException {
         ensureOnline("Log " + dir);
+        if (movedTo != null) {
+            throw new LogMovedException(dir, movedTo.dir());
+        }
         if (closed) {
             throw new IllegalStateException("Log " + dir + " is closed");
         }
@@ -936,10 +948,40 @@ public final class PartitionLog implements AutoCloseable {
 
     /** Tells the reporter of an I/O error in this log's directory (not again for the offline refusal itself). */
     private IOException reported(IOException e) {
-        if (!(e instanceof LogDirOfflineException)) {
+        // A moved log's files are in a directory renamed for deletion: its errors say nothing of the disk.
+        if (!(e instanceof LogDirOfflineException) && !(e instanceof LogMovedException) && movedTo == null) {
             ioErrors.onIoError(dir.getParent(), e);
         }
         return e;
+    }
+
+    /** What {@link #moveAway} runs while this log is locked: the last copy and the swap; returns the new log. */
+    @FunctionalInterface
+    public interface Replacement {
+        PartitionLog replace() throws IOException;
+    }
+
+    /**
+     * AlterReplicaLogDirs' last step: runs {@code replacement} holding this log's lock, so nothing is appended,
+     * truncated, rolled or deleted meanwhile, and from then on every change to this log throws
+     * {@link LogMovedException} (its writers take {@link #movedTo()} instead) and a high watermark update goes to
+     * the new log. Reads go on from this log's files until it is closed.
+     */
+    public PartitionLog moveAway(Replacement replacement) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            PartitionLog replaced = replacement.replace();
+            movedTo = replaced;
+            return replaced;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The log that took this one's place in another log dir, or null while it has not moved. */
+    public PartitionLog movedTo() {
+        return movedTo;
     }
 
     /**

@@ -234,8 +234,8 @@ public final class BrokerConfig {
     public static final ConfigKey<Long> REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = ConfigKey.longValue(
             "replica.alter.log.dirs.io.max.bytes.per.second", Long.MAX_VALUE, "The bytes per second a replica "
                     + "moving between this broker's log dirs copies. Dynamic; accepted, as kafka-reassign-partitions "
-                    + "sets and clears it, without effect: Spool does not move replicas between log dirs yet "
-                    + "(AlterReplicaLogDirs).")
+                    + "sets and clears it, without effect yet: a move (AlterReplicaLogDirs) copies as fast as the "
+                    + "disks go.")
             .validatedBy(ConfigValidator.atLeast(0));
 
     public static final ConfigKey<Integer> REPLICA_LAG_TIME_MAX_MS = ConfigKey.integer("replica.lag.time.max.ms",

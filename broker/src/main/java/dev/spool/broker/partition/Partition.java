@@ -18,7 +18,8 @@ public final class Partition {
 
     private final TopicPartition topicPartition;
     private final Uuid topicId;
-    private final PartitionLog log;
+    /** The log as last seen: one that moved to another log dir (AlterReplicaLogDirs) names its replacement. */
+    private volatile PartitionLog log;
     private volatile PartitionImage assignment;
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
     private final Object hosting = new Object();
@@ -44,13 +45,26 @@ public final class Partition {
         return topicId;
     }
 
+    /**
+     * The partition's log. After a move to another log dir it is the new one at once: the swap happens under the
+     * old log's lock, and a writer that took the old log before gets {@code LogMovedException} and asks again.
+     */
     public PartitionLog log() {
-        return log;
+        PartitionLog current = log;
+        PartitionLog moved = current.movedTo();
+        if (moved == null) {
+            return current;
+        }
+        while (moved.movedTo() != null) {
+            moved = moved.movedTo();
+        }
+        log = moved;
+        return moved;
     }
 
     /** Whether the partition's log dir failed: every request on it is then answered KAFKA_STORAGE_ERROR. */
     public boolean isOffline() {
-        return log.isOffline();
+        return log().isOffline();
     }
 
     public int leaderEpoch() {
@@ -77,7 +91,7 @@ public final class Partition {
      * for 2 is writable on a cluster of one).
      */
     public int minInsyncReplicas() {
-        return effectiveMinInsyncReplicas(log.config().minInsyncReplicas, assignment.replicas().size());
+        return effectiveMinInsyncReplicas(log().config().minInsyncReplicas, assignment.replicas().size());
     }
 
     public static int effectiveMinInsyncReplicas(int minInsyncReplicas, int replicationFactor) {
@@ -123,10 +137,10 @@ public final class Partition {
      */
     public void onFollowerFetch(int localId, int replicaId, long fetchOffset, long logStartOffset, long nowMs)
             throws IOException {
-        long highWatermark = log.highWatermark();
-        boolean logStartMoved = followers.onFetch(replicaId, fetchOffset, logStartOffset, log.logEndOffset(), nowMs);
+        long highWatermark = log().highWatermark();
+        boolean logStartMoved = followers.onFetch(replicaId, fetchOffset, logStartOffset, log().logEndOffset(), nowMs);
         maybeAdvanceHighWatermark(localId);
-        if (logStartMoved && log.highWatermark() == highWatermark) {
+        if (logStartMoved && log().highWatermark() == highWatermark) {
             notifyAppended();
         }
     }
@@ -137,7 +151,7 @@ public final class Partition {
      * follower not heard from in this leadership counts as -1.
      */
     public long lowWatermark(IntPredicate live) {
-        long lowest = log.logStartOffset();
+        long lowest = log().logStartOffset();
         for (int replica : assignment.replicas()) {
             if (replica != assignment.leader() && live.test(replica)) {
                 lowest = Math.min(lowest, followers.of(replica).logStartOffset());
@@ -159,14 +173,14 @@ public final class Partition {
         if (current.leader() != localId || current.isr().size() < minInsyncReplicas()) {
             return;
         }
-        long lowest = log.logEndOffset();
+        long lowest = log().logEndOffset();
         for (int replica : current.isr()) {
             if (replica != localId) {
                 lowest = Math.min(lowest, followers.of(replica).logEndOffset());
             }
         }
-        if (lowest > log.highWatermark()) {
-            log.updateHighWatermark(lowest);
+        if (lowest > log().highWatermark()) {
+            log().updateHighWatermark(lowest);
             notifyAppended();
         }
     }

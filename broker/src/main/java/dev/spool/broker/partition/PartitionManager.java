@@ -61,15 +61,21 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     /** Broker 1 over one log directory with a log manager of its own (closed with this), for tests and tools. */
     public PartitionManager(Path logDir, Function<MetadataImage, Map<String, String>> logConfigDefaults, LogClock clock,
                             ScheduledExecutorService scheduler) {
-        this(1, openLogs(logDir, clock, scheduler), true, logConfigDefaults);
+        this(List.of(logDir), logConfigDefaults, clock, scheduler);
     }
 
-    private static LogManager openLogs(Path logDir, LogClock clock, ScheduledExecutorService scheduler) {
+    /** Broker 1 over these log directories with a log manager of its own (closed with this), for tests and tools. */
+    public PartitionManager(List<Path> logDirs, Function<MetadataImage, Map<String, String>> logConfigDefaults,
+                            LogClock clock, ScheduledExecutorService scheduler) {
+        this(1, openLogs(logDirs, clock, scheduler), true, logConfigDefaults);
+    }
+
+    private static LogManager openLogs(List<Path> logDirs, LogClock clock, ScheduledExecutorService scheduler) {
         try {
-            return LogManager.open(List.of(logDir), topic -> LogConfig.defaults(), clock, scheduler,
+            return LogManager.open(logDirs, topic -> LogConfig.defaults(), clock, scheduler,
                     LogManager.Intervals.DEFAULTS);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the logs in " + logDir, e);
+            throw new UncheckedIOException("cannot open the logs in " + logDirs, e);
         }
     }
 

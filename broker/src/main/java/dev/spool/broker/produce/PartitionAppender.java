@@ -7,6 +7,7 @@ import dev.spool.log.AppendInfo;
 import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogDirOfflineException;
+import dev.spool.log.LogMovedException;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.producer.ActiveProducer;
 import dev.spool.log.record.RecordBatch;
@@ -206,11 +207,19 @@ public final class PartitionAppender {
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
     private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
-        PartitionLog log = partition.log();
         // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
         boolean commit = partition.commitsOnAppend();
-        AppendInfo info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), commit)
-                : log.tryAppendAsLeader(records, partition.leaderEpoch(), commit);
+        AppendInfo info;
+        while (true) {
+            PartitionLog log = partition.log();
+            try {
+                info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), commit)
+                        : log.tryAppendAsLeader(records, partition.leaderEpoch(), commit);
+                break;
+            } catch (LogMovedException e) {
+                // moved to another log dir while this append waited for its lock: nothing was written; again there
+            }
+        }
         if (info == null) {
             return null;
         }

@@ -37,8 +37,12 @@ public final class PartitionManagerFixture implements AutoCloseable {
     private MetadataImage image = MetadataImage.EMPTY;
 
     public PartitionManagerFixture(Path logDir) {
+        this(List.of(logDir));
+    }
+
+    public PartitionManagerFixture(List<Path> logDirs) {
         BrokerConfigLayers layers = new BrokerConfigLayers(new BrokerConfig(Map.of()));
-        partitions = new PartitionManager(logDir, layers::topicLogDefaults, clock::nowMs, scheduler);
+        partitions = new PartitionManager(logDirs, layers::topicLogDefaults, clock::nowMs, scheduler);
     }
 
     public PartitionManager partitions() {
