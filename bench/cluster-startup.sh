@@ -183,23 +183,29 @@ spool_node() {
 # produce_workload SYSTEM DIR TRIAL: on the running cluster, a topic of 3 partitions x 3 replicas with
 # min.insync.replicas 2, then Kafka's ProducerPerformance with acks=all: WORKLOAD_RECORDS (300000) x 100 B
 # as fast as it goes (throughput), then 5000 x 100 B at 500 records/s with linger.ms=0 (each record's
-# acks=all latency: replication to the followers and back). Figures to OUT/workload.tsv.
+# acks=all latency: replication to the followers and back). Figures to OUT/workload.tsv, with the CPU
+# the nodes (PIDS...) used during the throughput run per MB the producer sent (user + system, all nodes).
 produce_workload() {
-  local system="$1" dir="$2" trial="$3" bootstrap="" n
+  local system="$1" dir="$2" trial="$3" bootstrap="" n pid c k ticks0=0 ticks1=0
+  shift 3
   for n in $(seq 1 "$NODES"); do bootstrap="$bootstrap${bootstrap:+,}127.0.0.1:$("${system}_port" "$n")"; done
   tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create --topic replicated \
     --partitions 3 --replication-factor 3 --config min.insync.replicas=2 >"$dir/topic.log" 2>&1 \
     || die "$system: creating the workload's topic (see $dir/topic.log)"
   sleep 2
   log "$system workload: ${WORKLOAD_RECORDS:-300000} x 100 B, acks=all, unthrottled"
+  for pid in "$@"; do read -r c k < <(pid_cpu_ticks "$pid"); ticks0=$((ticks0 + c)); done
   tool org.apache.kafka.tools.ProducerPerformance --topic replicated --num-records "${WORKLOAD_RECORDS:-300000}" \
     --record-size 100 --throughput -1 --producer-props "bootstrap.servers=$bootstrap" acks=all \
     >"$dir/produce-throughput.log" 2>&1 || die "$system: ProducerPerformance (see $dir/produce-throughput.log)"
+  for pid in "$@"; do read -r c k < <(pid_cpu_ticks "$pid"); ticks1=$((ticks1 + c)); done
   log "$system workload: 5000 x 100 B, acks=all, 500 records/s"
   tool org.apache.kafka.tools.ProducerPerformance --topic replicated --num-records 5000 --record-size 100 \
     --throughput 500 --producer-props "bootstrap.servers=$bootstrap" acks=all linger.ms=0 \
     >"$dir/produce-latency.log" 2>&1 || die "$system: ProducerPerformance (see $dir/produce-latency.log)"
-  { parse_producer throughput "$dir/produce-throughput.log"; parse_producer latency "$dir/produce-latency.log"; } \
+  { parse_producer throughput "$dir/produce-throughput.log"; parse_producer latency "$dir/produce-latency.log"
+    awk -v t=$((ticks1 - ticks0)) -v hz="$HZ" -v mb="$(( ${WORKLOAD_RECORDS:-300000} * 100 ))" \
+      'BEGIN {printf "throughput_cpu_ms_per_mb\t%.1f\n", t / hz * 1000 / (mb / 1e6)}'; } \
     | sed "s/^/$trial\t$system\t/" >>"$OUT/workload.tsv"
 }
 
@@ -272,7 +278,7 @@ cluster_run() {
     [ -z "$trial" ] || printf '%s\t%s-cluster\t%s\t%s\t%s\t%s\tNA\t%s\t%s\t%s\n' "$trial" "$system" "$n" \
       "${startup[$n]}" "$rss" "${internal[$n]}" "${cds[$n]}" "$load" "$OTHER_CPU" >>"$dir/rows.tsv"
   done
-  [ -z "$trial" ] || [ "${WORKLOAD:-0}" != 1 ] || produce_workload "$system" "$dir" "$trial"
+  [ -z "$trial" ] || [ "${WORKLOAD:-0}" != 1 ] || produce_workload "$system" "$dir" "$trial" "${pids[@]}"
   stop_all
   log "$system cluster $tag:$msg stopped in $STOPPED_S s (load before launch $load; other processes' CPU until all started $OTHER_CPU s)"
   CLUSTER_CDS_ALL="$cds_all"
@@ -435,7 +441,8 @@ if [ -f "$OUT/workload.tsv" ]; then
     echo "| 3 partitions x 3 replicas, min ISR 2, acks=all | Spool | Kafka 4.4.0 | Spool/Kafka |"
     echo "| --- | --- | --- | --- |"
     for row in "throughput_rps|throughput, records/s" "throughput_mbs|throughput, MB/s" \
-               "throughput_p99_ms|throughput run, p99 latency ms" "latency_avg_ms|500 records/s: avg latency ms" \
+               "throughput_p99_ms|throughput run, p99 latency ms" \
+               "throughput_cpu_ms_per_mb|throughput run, the nodes' CPU ms per MB sent" "latency_avg_ms|500 records/s: avg latency ms" \
                "latency_p50_ms|500 records/s: p50 latency ms" "latency_p99_ms|500 records/s: p99 latency ms"; do
       key="${row%%|*}"; a="$(wmed spool "$key")"; b="$(wmed kafka "$key")"
       echo "| ${row#*|} | $a | $b | $(ratio "$a" "$b") |"
