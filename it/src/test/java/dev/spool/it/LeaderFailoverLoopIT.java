@@ -80,6 +80,10 @@ class LeaderFailoverLoopIT {
                 producer.close();
                 consumer.close();
             }
+            // One node of three down at a time, two in sync: a correct cluster takes every write within the delivery
+            // timeout (120 s).
+            assertThat(producer.failedCount()).as("sends that failed: %s; the nodes said:%n%s", producer.status(),
+                    warnings(cluster)).isZero();
             LogAudit.Result log = LogAudit.check(cluster.bootstrap(), TOPIC, PARTITIONS, producer.acked());
             assertThat(log.problems()).as("the log: every acknowledged record once, per key in order").isEmpty();
             assertThat(GroupReadAudit.check(cluster.bootstrap(), TOPIC, PARTITIONS, consumer.history()))
@@ -131,6 +135,19 @@ class LeaderFailoverLoopIT {
         System.out.printf("LeaderFailoverLoopIT: %s done in %d ms; %s; the group processed %d%n", what,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStartedNs), producer.status(),
                 consumer.processedCount());
+    }
+
+    /** The warnings and errors the running nodes printed, for a failure's message. */
+    private static String warnings(SpoolCluster cluster) {
+        StringBuilder said = new StringBuilder();
+        for (int nodeId = 1; nodeId <= cluster.size(); nodeId++) {
+            for (String line : cluster.node(nodeId).output()) {
+                if (line.contains(" WARN ") || line.contains(" ERROR ")) {
+                    said.append("node ").append(nodeId).append(": ").append(line).append('\n');
+                }
+            }
+        }
+        return said.toString();
     }
 
     private static int leader(Admin admin, int partition) throws Exception {

@@ -150,7 +150,8 @@ public final class NumberedProducer implements AutoCloseable {
         closed = true;
         running = false;
         thread.join(10_000);
-        producer.flush();
-        producer.close(Duration.ofSeconds(30));
+        // Not flush(): it waits forever if the client's sender thread died. Closing waits for every send to be
+        // answered or to fail (the delivery timeout, 120 s), and then fails what is left.
+        producer.close(Duration.ofSeconds(150));
     }
 }
