@@ -6,9 +6,12 @@ import static dev.spool.it.ReplicatedTopics.ids;
 import static dev.spool.it.ReplicatedTopics.partition;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.it.reliability.LogAudit;
+import dev.spool.it.reliability.NumberedProducer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Partition reassignment (KIP-455) on real processes through Kafka's {@code kafka-reassign-partitions}: replicas
  * move to a fourth broker with their data, the moved-away replica's log is deleted, and a reassignment that cannot
- * finish is listed and cancelled.
+ * finish is listed and cancelled; partitions move under an idempotent producer's load with nothing lost or duplicated.
  */
 class ReassignmentIT {
 
@@ -84,6 +87,61 @@ class ReassignmentIT {
             assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, before.size() + after.size()))
                     .as("every acknowledged record, once").hasSize(before.size() + after.size())
                     .containsAll(before).containsAll(after);
+        }
+    }
+
+    /**
+     * Issue 19: both partitions move, each off its leader's broker, while an idempotent acks=all producer writes
+     * without pause; the leaderships move with them. Every acknowledged record is then in the log once, per key in
+     * order ({@link LogAudit}), and nothing else is (no send failed, so the log holds exactly what was acknowledged).
+     */
+    @Test
+    void kafkaReassignPartitionsMovesLeadersUnderLoadWithNothingLostOrDuplicated() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, 1, "auto.leader.rebalance.enable=false");
+             Admin admin = admin(cluster.bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3), 1, List.of(2, 3, 1)))
+                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
+            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 3
+                    && ids(partition(admin, TOPIC, 1).isr()).size() == 3, "all replicas in sync");
+            NumberedProducer producer = new NumberedProducer(cluster.bootstrap(), TOPIC, 4, 1_000);
+            try {
+                // Enough written that the new replicas have a log to copy while the writes go on.
+                assertThat(producer.awaitProgress(5_000, Duration.ofSeconds(60))).as(producer.status()).isTrue();
+                String plan = write("plan.json", "{\"version\":1,\"partitions\":["
+                        + "{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"replicas\":[4,2,3]},"
+                        + "{\"topic\":\"" + TOPIC + "\",\"partition\":1,\"replicas\":[4,3,1]}]}");
+                ExternalCommand.Result executed = KafkaTool.run(TOOL, "--bootstrap-server", cluster.bootstrap(),
+                        "--execute", "--reassignment-json-file", plan);
+                assertThat(executed.exitCode()).as(executed.output()).isZero();
+                long acknowledgedAtStart = producer.ackedCount();
+                awaitTrue(() -> {
+                    ExternalCommand.Result verified = KafkaTool.run(TOOL, "--bootstrap-server", cluster.bootstrap(),
+                            "--verify", "--reassignment-json-file", plan);
+                    return verified.output().contains("Reassignment of partition " + TOPIC + "-0 is completed")
+                            && verified.output().contains("Reassignment of partition " + TOPIC + "-1 is completed");
+                }, "kafka-reassign-partitions --verify to say both are completed");
+                assertThat(producer.ackedCount()).as("records acknowledged while the partitions moved")
+                        .isGreaterThan(acknowledgedAtStart);
+                assertThat(ids(partition(admin, TOPIC, 0).replicas())).containsExactly(4, 2, 3);
+                assertThat(ids(partition(admin, TOPIC, 1).replicas())).containsExactly(4, 3, 1);
+                assertThat(partition(admin, TOPIC, 0).leader().id()).as("broker 1 gave partition 0 up").isNotEqualTo(1);
+                assertThat(partition(admin, TOPIC, 1).leader().id()).as("broker 2 gave partition 1 up").isNotEqualTo(2);
+                assertThat(producer.awaitProgress(2_000, Duration.ofSeconds(60)))
+                        .as("the producer goes on on the moved partitions: %s", producer.status()).isTrue();
+            } finally {
+                producer.close();
+            }
+            assertThat(producer.failedCount()).as(producer.status()).isZero();
+            LogAudit.Result audit = LogAudit.check(cluster.bootstrap(), TOPIC, 2, producer.acked());
+            assertThat(audit.problems()).as("every acknowledged record once, per key in order").isEmpty();
+            assertThat(audit.records()).as("the log holds what was acknowledged, nothing more")
+                    .isEqualTo(producer.ackedCount());
+            for (int partition = 0; partition < 2; partition++) {
+                String directory = TOPIC + "-" + partition;
+                awaitTrue(() -> ReplicatedTopics.batches(cluster.dataDir(4).resolve(directory))
+                        .equals(ReplicatedTopics.batches(cluster.dataDir(3).resolve(directory))),
+                        "broker 4's replica of " + directory + " holding the same batches as broker 3's");
+            }
         }
     }
 

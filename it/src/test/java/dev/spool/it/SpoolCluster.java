@@ -172,7 +172,15 @@ public final class SpoolCluster implements AutoCloseable {
         nodes[nodeId - 1].kill();
     }
 
-    /** Starts node {@code nodeId} again on its data (after {@link #kill}); returns once it has registered. */
+    /** Stops node {@code nodeId} with SIGTERM (a clean shutdown, as an operator stops it), keeping its data. */
+    public void stop(int nodeId) throws InterruptedException {
+        nodes[nodeId - 1].stop();
+    }
+
+    /**
+     * Starts node {@code nodeId} again on its data (after {@link #kill} or {@link #stop}); returns once it has
+     * registered.
+     */
     public SpoolProcess restart(int nodeId) throws IOException, InterruptedException {
         nodes[nodeId - 1] = startProcess(nodeId);
         return nodes[nodeId - 1];

@@ -107,7 +107,9 @@ public final class PartitionAppender {
         DelayedProduce delayed = new DelayedProduce(partition, appended.commitOffset(), appended.leaderEpoch(),
                 minInsyncReplicas, response);
         delayed.park(waits, timeoutMs);
-        return delayed.answer();
+        // Its answer when the batch is not committed (the leadership moved, the timeout ran out...) is made then,
+        // and must name this partition too: the client matches answers to its batches by partition index.
+        return delayed.answer().thenApply(answer -> answer.setIndex(index));
     }
 
     /**

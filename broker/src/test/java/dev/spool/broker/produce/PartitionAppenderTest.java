@@ -361,6 +361,19 @@ class PartitionAppenderTest {
     }
 
     @Test
+    void aParkedAcksAllBatchThatIsNotCommittedIsAnsweredForItsOwnPartition() throws IOException {
+        log = PartitionLog.open(dataDir.resolve("topic-2"), LogConfig.defaults(), () -> NOW_MS, scheduler);
+        partition = new Partition(new TopicPartition("topic", 2), Uuid.randomUuid(), log,
+                new PartitionImage(0, List.of(1, 2), List.of(1, 2), 1, 3, 0));
+        appender = new PartitionAppender(partition, new SerialExecutor(Runnable::run), () -> NOW_MS, waits);
+        CompletableFuture<PartitionProduceResponse> answer = appender.append(batch(-1, (short) -1, -1, 1), VERSION,
+                (short) -1, TIMEOUT_MS);
+        waits.advance(TIMEOUT_MS);
+        assertThat(answer.join().errorCode()).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
+        assertThat(answer.join().index()).as("a client takes an answer for partition 0 as partition 0's").isEqualTo(2);
+    }
+
+    @Test
     void theEffectiveMinInsyncReplicasIsTheSmallerOfTheSettingAndTheReplicationFactor() {
         assertThat(Partition.effectiveMinInsyncReplicas(2, 1)).isEqualTo(1);
         assertThat(Partition.effectiveMinInsyncReplicas(2, 3)).isEqualTo(2);

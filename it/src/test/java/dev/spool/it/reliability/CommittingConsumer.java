@@ -1,35 +1,39 @@
 package dev.spool.it.reliability;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * A consumer group member on its own thread that processes records and commits synchronously after
- * each poll. It remembers, per partition, the highest offset it processed; a record further on than
- * that offset + 1 (the logs here have no gaps: no transactions, no compaction) means it skipped records
- * it had not processed, which is recorded as a problem. Reading again after a crash is allowed (the
- * commit may not have happened). Errors while the broker is down are expected: the member keeps
- * polling, and re-creates its consumer if it has to. Thread-safe.
+ * A consumer group member on its own thread that processes records and commits their offsets synchronously after
+ * each poll; a commit that fails is carried into the next one. Everything it reads and every commit the coordinator
+ * acknowledges go into a {@link GroupReadHistory}, which records a skipped record (the logs here have no gaps: no
+ * transactions, no compaction), a record read again below an acknowledged commit, and a record read again with
+ * another value as problems. Errors while a broker is down are expected: the member keeps polling, and re-creates its
+ * consumer if it has to. Thread-safe.
  */
 public final class CommittingConsumer implements AutoCloseable {
 
     private final String bootstrap;
     private final String topic;
     private final String group;
-    private final Map<Integer, Long> processedUpTo = new ConcurrentHashMap<>();
-    private final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final GroupReadHistory history = new GroupReadHistory();
+    /**
+     * Offsets processed but not yet acknowledged as committed: a failed commit is tried again with the next one.
+     * Owned by the member's thread (the rebalance listener runs inside its poll).
+     */
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final Thread thread;
@@ -54,6 +58,15 @@ public final class CommittingConsumer implements AutoCloseable {
         consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                // The last chance to commit what was processed; if it fails, whoever is assigned the partitions next
+                // reads from the last commit again (counted as an error, not thrown out of the rebalance).
+                try {
+                    commitUncommitted(consumer, partitions);
+                } catch (RuntimeException e) {
+                    errors.incrementAndGet();
+                } finally {
+                    uncommitted.keySet().removeAll(partitions);
+                }
             }
 
             @Override
@@ -63,6 +76,20 @@ public final class CommittingConsumer implements AutoCloseable {
         return consumer;
     }
 
+    /** Commits what was processed of {@code partitions} and not yet committed; throws if the commit fails. */
+    private void commitUncommitted(KafkaConsumer<String, String> consumer, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(uncommitted);
+        offsets.keySet().retainAll(partitions);
+        if (offsets.isEmpty()) {
+            return;
+        }
+        consumer.commitSync(offsets, Duration.ofSeconds(10));
+        Map<Integer, Long> acknowledged = new HashMap<>();
+        offsets.forEach((partition, offset) -> acknowledged.put(partition.partition(), offset.offset()));
+        history.onCommitAcknowledged(acknowledged);
+        uncommitted.keySet().removeAll(offsets.keySet());
+    }
+
     private void run() {
         KafkaConsumer<String, String> consumer = newConsumer();
         try {
@@ -70,27 +97,23 @@ public final class CommittingConsumer implements AutoCloseable {
                 try {
                     ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
                     for (ConsumerRecord<String, String> record : records) {
-                        Long upTo = processedUpTo.get(record.partition());
-                        long expectedAtMost = upTo == null ? 0 : upTo + 1;
-                        if (record.offset() > expectedAtMost) {
-                            problems.add("skipped: partition " + record.partition() + " resumed at offset "
-                                    + record.offset() + " but had processed only up to " + upTo);
-                        }
-                        processedUpTo.merge(record.partition(), record.offset(), Math::max);
+                        history.onRecord(record.partition(), record.offset(), record.value());
+                        uncommitted.put(new TopicPartition(record.topic(), record.partition()),
+                                new OffsetAndMetadata(record.offset() + 1));
                         processed.incrementAndGet();
                     }
-                    if (!records.isEmpty()) {
-                        consumer.commitSync(Duration.ofSeconds(10));
-                    }
+                    commitUncommitted(consumer, uncommitted.keySet());
                 } catch (org.apache.kafka.common.errors.WakeupException | org.apache.kafka.common.errors.InterruptException e) {
                     return;
                 } catch (RuntimeException e) {
-                    // The broker is down or restarting; a failed commit is read again, never skipped.
+                    // A broker is down or restarting, or the group rebalancing: what was not committed is read again
+                    // from the last commit once the partition is assigned anew, never skipped.
                     errors.incrementAndGet();
                     if (e instanceof org.apache.kafka.common.errors.FencedInstanceIdException
                             || e instanceof IllegalStateException) {
                         consumer.close(Duration.ZERO);
                         consumer = newConsumer();
+                        uncommitted.clear();
                     }
                 }
             }
@@ -109,13 +132,16 @@ public final class CommittingConsumer implements AutoCloseable {
 
     /** The highest offset processed per partition. */
     public Map<Integer, Long> processedUpTo() {
-        return Map.copyOf(processedUpTo);
+        return history.processedUpTo();
     }
 
     public List<String> problems() {
-        synchronized (problems) {
-            return List.copyOf(problems);
-        }
+        return history.problems();
+    }
+
+    /** Everything the member read and the commits acknowledged, so far. */
+    public GroupReadHistory history() {
+        return history;
     }
 
     @Override

@@ -16,13 +16,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * An idempotent producer (acks=all) on its own thread writing numbered records per key: key
  * {@code key-i}, value {@code key-i:n} with n = 0, 1, 2... per key, the keys in turn. It keeps the
  * numbers the broker acknowledged; a send that fails (the broker was down longer than the delivery
- * timeout) is counted, and the producer carries on with the next number. Thread-safe.
+ * timeout) is counted, and the producer carries on with the next number. It sends as fast as the broker takes them
+ * (pausing 2 ms every 20 records) or at most {@code recordsPerSecond}. Thread-safe.
  */
 public final class NumberedProducer implements AutoCloseable {
 
     private final KafkaProducer<String, String> producer;
     private final String topic;
     private final int keys;
+    /** At most this many records a second; 0 for as fast as the broker takes them. */
+    private final int recordsPerSecond;
     private final Map<String, NavigableSet<Long>> acked = new ConcurrentHashMap<>();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong ackedCount = new AtomicLong();
@@ -33,8 +36,14 @@ public final class NumberedProducer implements AutoCloseable {
     private boolean closed;
 
     public NumberedProducer(String bootstrap, String topic, int keys) {
+        this(bootstrap, topic, keys, 0);
+    }
+
+    /** A producer sending at most {@code recordsPerSecond} (a modest load that a two-core CI machine keeps up with). */
+    public NumberedProducer(String bootstrap, String topic, int keys, int recordsPerSecond) {
         this.topic = topic;
         this.keys = keys;
+        this.recordsPerSecond = recordsPerSecond;
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
@@ -59,6 +68,7 @@ public final class NumberedProducer implements AutoCloseable {
     private void run() {
         long[] next = new long[keys];
         long sent = 0;
+        long startedNs = System.nanoTime();
         while (running) {
             int k = (int) (sent % keys);
             String key = key(k);
@@ -79,12 +89,22 @@ public final class NumberedProducer implements AutoCloseable {
             }
             if (++sent % 20 == 0) {
                 try {
-                    Thread.sleep(2);
+                    Thread.sleep(pauseMs(sent, startedNs));
                 } catch (InterruptedException e) {
                     return;
                 }
             }
         }
+    }
+
+    /** How long to pause after {@code sent} records: 2 ms, or until the rate allows the next. */
+    private long pauseMs(long sent, long startedNs) {
+        if (recordsPerSecond <= 0) {
+            return 2;
+        }
+        long dueMs = sent * 1000 / recordsPerSecond;
+        long elapsedMs = (System.nanoTime() - startedNs) / 1_000_000;
+        return Math.max(0, dueMs - elapsedMs);
     }
 
     public long ackedCount() {
@@ -130,7 +150,8 @@ public final class NumberedProducer implements AutoCloseable {
         closed = true;
         running = false;
         thread.join(10_000);
-        producer.flush();
-        producer.close(Duration.ofSeconds(30));
+        // Not flush(): it waits forever if the client's sender thread died. Closing waits for every send to be
+        // answered or to fail (the delivery timeout, 120 s), and then fails what is left.
+        producer.close(Duration.ofSeconds(150));
     }
 }
