@@ -1,5 +1,6 @@
 package dev.spool.broker.partition;
 
+import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -175,7 +176,7 @@ public final class Partition {
         }
         long lowest = log().logEndOffset();
         for (int replica : current.isr()) {
-            if (replica != localId) {
+            if (replica != localId && !DeliberateFault.is(DeliberateFault.HIGH_WATERMARK_AT_LEADER_LOG_END)) {
                 lowest = Math.min(lowest, followers.of(replica).logEndOffset());
             }
         }

@@ -1,5 +1,6 @@
 package dev.spool.broker.produce;
 
+import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.purgatory.WaitTimer;
@@ -100,7 +101,8 @@ public final class PartitionAppender {
      */
     private CompletableFuture<PartitionProduceResponse> answer(Appended appended, short acks, long timeoutMs, int index) {
         PartitionProduceResponse response = appended.answer().setIndex(index);
-        if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()) {
+        if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()
+                || DeliberateFault.is(DeliberateFault.ACKS_ALL_BEFORE_ISR)) {
             return CompletableFuture.completedFuture(response);
         }
         int minInsyncReplicas = partition.minInsyncReplicas();

@@ -1,5 +1,6 @@
 package dev.spool.broker.replica;
 
+import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.fetch.FollowerReadThrottle;
@@ -153,7 +154,8 @@ final class ReplicaFetcher implements AutoCloseable {
                             .setPartition(partition.topicPartition().partition())
                             .setCurrentLeaderEpoch(partition.leaderEpoch())
                             .setFetchOffset(log.logEndOffset())
-                            .setLastFetchedEpoch(log.leaderEpochs().latestEpoch())
+                            .setLastFetchedEpoch(DeliberateFault.is(DeliberateFault.SKIP_TRUNCATION) ? -1
+                                    : log.leaderEpochs().latestEpoch())
                             .setLogStartOffset(log.logStartOffset())
                             .setPartitionMaxBytes(settings.partitionMaxBytes()));
             byKey.put(partition.topicId() + "-" + partition.topicPartition().partition(), partition);
@@ -201,7 +203,8 @@ final class ReplicaFetcher implements AutoCloseable {
             return false;
         }
         FetchResponseData.EpochEndOffset diverging = data.divergingEpoch();
-        if (diverging.epoch() >= 0 || diverging.endOffset() >= 0) {
+        boolean diverged = diverging.epoch() >= 0 || diverging.endOffset() >= 0;
+        if (diverged && !DeliberateFault.is(DeliberateFault.SKIP_TRUNCATION)) {
             truncate(partition, diverging);
             return true;
         }
