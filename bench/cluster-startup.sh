@@ -25,7 +25,10 @@
 #      then SIGKILL), TRIALS, KEEP_DATA=1 (keep data dirs; logs are always kept), SPOOL_BENCH_OFFLINE=1,
 #      WORKLOAD=1: after each measured cluster's idle RSS, a replicated produce workload (produce_workload:
 #      a topic of 3 partitions x 3 replicas, min.insync.replicas 2; ProducerPerformance acks=all for
-#      throughput, then at 500 records/s for latency), its figures in workload.tsv and a second table.
+#      throughput, then at 500 records/s for latency), its figures in workload.tsv and a second table;
+#      FAILOVER=kill-leader|stop-leader|kill-quorum: after the idle RSS (and the workload), FailoverProbe fails
+#      a node of the running cluster that way and measures how long a producer and a consumer wait (failover.tsv
+#      and a third table); one kind per run of the script.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -209,6 +212,21 @@ produce_workload() {
     | sed "s/^/$trial\t$system\t/" >>"$OUT/workload.tsv"
 }
 
+# failover_probe SYSTEM DIR TRIAL PIDS...: FailoverProbe on the running cluster (node n's pid the n-th of PIDS),
+# failing a node as FAILOVER says; its figures to OUT/failover.tsv.
+failover_probe() {
+  local system="$1" dir="$2" trial="$3" bootstrap="" n nodes=""
+  shift 3
+  for n in $(seq 1 "$NODES"); do
+    bootstrap="$bootstrap${bootstrap:+,}127.0.0.1:$("${system}_port" "$n")"
+    nodes="$nodes${nodes:+,}$n=${!n}"
+  done
+  log "$system failover: $FAILOVER"
+  tool FailoverProbe "$bootstrap" "$FAILOVER" "$nodes" >"$dir/failover.out" 2>"$dir/failover.log" \
+    || die "$system: FailoverProbe (see $dir/failover.log)"
+  sed "s/^/$trial\t$system\t/" "$dir/failover.out" >>"$OUT/failover.tsv"
+}
+
 # cluster_run SYSTEM TAG [MEASURED]: a fresh cluster of NODES nodes of SYSTEM (spool|kafka) in
 # OUT/TAG, all launched at once; waits until every node logged that it started, then IDLE_SETTLE_S;
 # appends each node's figures to raw.tsv when MEASURED is a trial number; stops every node.
@@ -279,6 +297,7 @@ cluster_run() {
       "${startup[$n]}" "$rss" "${internal[$n]}" "${cds[$n]}" "$load" "$OTHER_CPU" >>"$dir/rows.tsv"
   done
   [ -z "$trial" ] || [ "${WORKLOAD:-0}" != 1 ] || produce_workload "$system" "$dir" "$trial" "${pids[@]}"
+  [ -z "$trial" ] || [ -z "${FAILOVER:-}" ] || failover_probe "$system" "$dir" "$trial" "${pids[@]}"
   stop_all
   log "$system cluster $tag:$msg stopped in $STOPPED_S s (load before launch $load; other processes' CPU until all started $OTHER_CPU s)"
   CLUSTER_CDS_ALL="$cds_all"
@@ -449,5 +468,23 @@ if [ -f "$OUT/workload.tsv" ]; then
     done
     echo
     echo "Medians over $TRIALS trial(s) (every measured attempt); raw: $OUT/workload.tsv"
+  } | tee -a "$OUT/table.md"
+fi
+
+# --- the failover table (FAILOVER=KIND): medians over trials -------------------------------------------
+if [ -f "$OUT/failover.tsv" ]; then
+  {
+    echo
+    echo "| $FAILOVER, 1 partition x 3 replicas, min ISR 2 | Spool | Kafka 4.4.0 | Spool/Kafka |"
+    echo "| --- | --- | --- | --- |"
+    for row in "produce_ms|to the first acknowledged record sent after it, ms" \
+               "consume_ms|to the first such record read, ms" "produce_stall_ms|longest gap between acknowledgements, ms"; do
+      key="${FAILOVER}_${row%%|*}"
+      a="$(awk -F'\t' -v k="$key" '$2 == "spool" && $3 == k {print $4}' "$OUT/failover.tsv" | sort -n | awk '{v[NR]=$1} END {print NR ? v[int((NR + 1) / 2)] : "NA"}')"
+      b="$(awk -F'\t' -v k="$key" '$2 == "kafka" && $3 == k {print $4}' "$OUT/failover.tsv" | sort -n | awk '{v[NR]=$1} END {print NR ? v[int((NR + 1) / 2)] : "NA"}')"
+      echo "| ${row#*|} | $a | $b | $(ratio "$a" "$b") |"
+    done
+    echo
+    echo "Medians over $TRIALS trial(s); raw: $OUT/failover.tsv"
   } | tee -a "$OUT/table.md"
 fi
