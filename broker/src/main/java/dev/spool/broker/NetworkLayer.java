@@ -6,6 +6,7 @@ import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkLimits;
 import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.network.NetworkTransport;
+import dev.spool.broker.network.RequestObserver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,8 +40,11 @@ final class NetworkLayer implements AutoCloseable {
             if (config.metricsListener() != null) {
                 metrics.serve(config.metricsListener());
             }
+            // The active controller ends a broker's session when its heartbeat connection closes (BrokerSessions).
+            RequestObserver observer = metadata.sessions == null ? metrics.requests()
+                    : metrics.requests().alsoOnConnectionClosed(metadata.sessions::onConnectionClosed);
             NetworkServer network = closer.register(new NetworkServer(apis.registry, apis.apiVersions,
-                    config.socketRequestMaxBytes(), transport, metrics.requests(), NetworkLimits.of(config)));
+                    config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config)));
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
                 bound.add(network.bind(listener, config.securityProtocolOf(listener)));

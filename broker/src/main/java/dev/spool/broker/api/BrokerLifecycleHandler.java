@@ -50,7 +50,7 @@ public final class BrokerLifecycleHandler {
         registry.register(ApiKey.BROKER_REGISTRATION, 0, ApiKey.BROKER_REGISTRATION.highestVersion,
                         BrokerRegistrationRequestData.class, (context, request) -> register(request))
                 .register(ApiKey.BROKER_HEARTBEAT, 0, ApiKey.BROKER_HEARTBEAT.highestVersion,
-                        BrokerHeartbeatRequestData.class, (context, request) -> heartbeat(request))
+                        BrokerHeartbeatRequestData.class, (context, request) -> heartbeat(context, request))
                 .register(ApiKey.UNREGISTER_BROKER, 0, ApiKey.UNREGISTER_BROKER.highestVersion,
                         UnregisterBrokerRequestData.class, (context, request) -> unregister(request));
     }
@@ -105,12 +105,12 @@ public final class BrokerLifecycleHandler {
                 && !sessions.isExpired(request.brokerId(), clockMs.getAsLong());
     }
 
-    private CompletableFuture<Message> heartbeat(BrokerHeartbeatRequestData request) {
+    private CompletableFuture<Message> heartbeat(RequestContext context, BrokerHeartbeatRequestData request) {
         // The session is renewed when the heartbeat arrives, not when the controller thread gets to it: a command
         // waiting for a slow commit must not have the brokers queued behind it fenced.
         BrokerRegistration known = metadata.image().brokers().get(request.brokerId());
         if (known != null && known.brokerEpoch() == request.brokerEpoch()) {
-            sessions.touch(request.brokerId(), clockMs.getAsLong());
+            sessions.touch(request.brokerId(), clockMs.getAsLong(), context.peer());
         }
         return metadata.submit(image -> beat(image, request)).handle((answer, failure) -> failure == null ? answer
                 : new BrokerHeartbeatResponseData().setErrorCode(ControllerErrors.codeOf(failure)).setIsFenced(true));

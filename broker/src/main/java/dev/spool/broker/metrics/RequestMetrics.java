@@ -15,6 +15,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.net.SocketAddress;
 
 /**
  * Thread-safe: requests and their latency per API (Kafka's RequestMetrics RequestsPerSec and TotalTimeMs), open
@@ -70,7 +71,7 @@ public final class RequestMetrics implements RequestObserver {
     }
 
     @Override
-    public void onConnectionClosed() {
+    public void onConnectionClosed(SocketAddress peer) {
         connections.dec();
     }
 

@@ -207,7 +207,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        observer.onConnectionClosed();
+        observer.onConnectionClosed(ctx.channel().remoteAddress());
         responses.releaseAll();
         ctx.fireChannelInactive();
     }

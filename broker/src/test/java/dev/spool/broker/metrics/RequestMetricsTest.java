@@ -81,7 +81,7 @@ class RequestMetricsTest {
     void countsOpenConnections() throws IOException {
         metrics.onConnectionOpened();
         metrics.onConnectionOpened();
-        metrics.onConnectionClosed();
+        metrics.onConnectionClosed(null);
 
         assertThat(scrape()).contains("kafka_server_socket_server_metrics_connection_count 1.0");
     }
