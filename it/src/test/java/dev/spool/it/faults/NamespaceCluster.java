@@ -77,6 +77,7 @@ public final class NamespaceCluster implements Nemesis {
         }
         Runtime.getRuntime().addShutdownHook(cluster.closeOnExit);
         try {
+            bed.record().add("tree", cluster.root.toString());
             cluster.prepareDisks();
             cluster.startAll();
             return cluster;

@@ -27,8 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <li>{@link #heal}: every route and rule removed.</li>
  * </ul>
  * X is chosen, under a lock shared by runs, so that no address or route of the root namespace is in 10.77.X.0/24.
- * Closing kills the processes left in the namespaces (by pid), deletes the namespaces (their veth ends go with
- * them) and the bridge; a shutdown hook closes it if the test did not, and a {@link RunRecord} lets the next run
+ * Closing deletes the veth pairs, kills the processes left in the namespaces (by pid), deletes the namespaces and the
+ * bridge; a shutdown hook closes it if the test did not, and a {@link RunRecord} lets the next run
  * remove it if this JVM was killed.
  */
 public final class NetworkBed implements AutoCloseable {
@@ -85,7 +85,10 @@ public final class NetworkBed implements AutoCloseable {
         Files.createDirectories(RunRecord.DIRECTORY);
         try (FileChannel lockFile = FileChannel.open(LOCK, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock ignored = lockFile.lock()) {
-            RunRecord.removeStale();
+            List<String> stale = RunRecord.removeStale();
+            if (!stale.isEmpty()) {
+                System.err.println("NetworkBed: removed what runs that died left behind: " + stale);
+            }
             String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()).substring(2);
             NetworkBed bed = new NetworkBed(runId, freeSubnet(), nodes, RunRecord.create(runId));
             Runtime.getRuntime().addShutdownHook(bed.closeOnExit);
@@ -120,9 +123,10 @@ public final class NetworkBed implements AutoCloseable {
         HostCommand.run("ip", "link", "set", bridge, "up");
         for (int node = 1; node <= size; node++) {
             String namespace = namespace(node);
-            String hostEnd = "spv" + runId + "n" + node; // at most 15 characters (IFNAMSIZ)
+            String hostEnd = hostLink(node);
             record.add("netns", namespace);
             HostCommand.run("ip", "netns", "add", namespace);
+            record.add("link", hostEnd);
             HostCommand.run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", "eth0", "netns", namespace);
             HostCommand.run("ip", "link", "set", hostEnd, "master", bridge, "up");
             HostCommand.run("ip", "-n", namespace, "addr", "add", address(node) + "/24", "dev", "eth0");
@@ -145,6 +149,17 @@ public final class NetworkBed implements AutoCloseable {
     public String address(int node) {
         checkNode(node);
         return subnet + node;
+    }
+
+    /** The root namespace's end of node {@code node}'s veth pair, on the bridge. */
+    public String hostLink(int node) {
+        checkNode(node);
+        return "spv" + runId + "n" + node; // at most 15 characters (IFNAMSIZ)
+    }
+
+    /** The bridge joining the nodes, in the root namespace. */
+    public String bridge() {
+        return bridge;
     }
 
     /** The root namespace's address on the bridge (where the test JVM's connections come from). */
@@ -204,7 +219,10 @@ public final class NetworkBed implements AutoCloseable {
         }
         closed = true;
         for (int node = 1; node <= size; node++) {
-            RunRecord.undo("netns", namespace(node)); // the veth pair goes with its end in the namespace
+            // The pair is deleted by its root end: a namespace outlives its name while sockets of killed processes
+            // still hold it (orphaned TCP connections retransmitting for minutes), and its veth pair with it.
+            RunRecord.undo("link", hostLink(node));
+            RunRecord.undo("netns", namespace(node));
         }
         RunRecord.undo("link", bridge);
         record.delete();

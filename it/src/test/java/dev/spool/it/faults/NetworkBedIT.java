@@ -74,7 +74,10 @@ class NetworkBedIT {
             assertThat(namespaces).doesNotContain(bed.namespace(node));
             assertThat(mounts).doesNotContain(dataDirs.get(node - 1).getParent().toString());
         }
-        assertThat(links).doesNotContain("spv").doesNotContain(bed.hostAddress());
+        for (int node = 1; node <= 3; node++) {
+            assertThat(links).doesNotContain(bed.hostLink(node) + "@");
+        }
+        assertThat(links).doesNotContain(bed.bridge() + ":");
         assertThat(HostCommand.run("ip", "-4", "-o", "addr", "show")).doesNotContain(bed.hostAddress());
     }
 

@@ -1,5 +1,6 @@
 package dev.spool.it.faults;
 
+import dev.spool.log.FileTrees;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,8 @@ import java.util.stream.Stream;
  * and, one per line, each namespace, network link, mount and file it creates, written before the thing exists.
  * Design note: a JVM killed with SIGKILL runs no shutdown hook, and namespaces, bridges and loop mounts outlive it;
  * the next run {@link #removeStale removes} what a dead owner's record names, and nothing else: the record is what
- * marks those things as a test's. {@code /run} is a tmpfs, emptied at boot as the namespaces are.
+ * marks those things as a test's. An owner is identified by pid and start time, so a reused pid (after a reboot, say)
+ * is not taken for it.
  */
 final class RunRecord {
 
@@ -39,7 +41,7 @@ final class RunRecord {
         return new RunRecord(file);
     }
 
-    /** Notes that this run is about to create a thing of {@code kind} (netns, link, mount, file) named {@code name}. */
+    /** Notes that this run is about to create a thing of {@code kind} (netns, link, mount, file, tree) named {@code name}. */
     synchronized void add(String kind, String name) throws IOException {
         Files.writeString(file, kind + " " + name + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     }
@@ -84,8 +86,12 @@ final class RunRecord {
                 HostCommand.succeeds("ip", "netns", "del", name);
             }
             case "link" -> HostCommand.succeeds("ip", "link", "del", name);
-            case "mount" -> HostCommand.succeeds("umount", "-l", name);
+            case "mount" -> {
+                HostCommand.succeeds("umount", "-l", name); // lazy: a dead node's namespace may still hold it
+                Files.deleteIfExists(Path.of(name));
+            }
             case "file" -> Files.deleteIfExists(Path.of(name));
+            case "tree" -> FileTrees.deleteRecursively(Path.of(name));
             default -> throw new IOException("unknown kind " + kind + " in a record of " + DIRECTORY);
         }
     }
