@@ -22,7 +22,7 @@ import java.util.concurrent.Future;
  */
 public final class SpoolCluster implements AutoCloseable {
 
-    static final String CLUSTER_ID = "U3Bvb2xDbHVzdGVySXRUZQ";
+    public static final String CLUSTER_ID = "U3Bvb2xDbHVzdGVySXRUZQ";
 
     private final Path root;
     private final List<Integer> controllerPorts;

@@ -65,7 +65,19 @@ public final class SpoolProcess implements AutoCloseable {
     public static SpoolProcess startWithEnvironment(Path dataDir, Map<String, String> environment,
                                                     List<String> arguments, String... overrides)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(repositoryRoot().resolve("bin/spool").toString(), "server"));
+        return startThrough(List.of(), dataDir, environment, arguments, overrides);
+    }
+
+    /**
+     * Starts a broker through a launcher that ends by exec-ing the command it is given, so the pid stays the
+     * broker's (such as {@code ip netns exec NS}, which runs it in a network namespace), with these environment
+     * variables and more arguments of {@code spool server} before the overrides.
+     */
+    public static SpoolProcess startThrough(List<String> launcher, Path dataDir, Map<String, String> environment,
+                                            List<String> arguments, String... overrides)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(repositoryRoot().resolve("bin/spool").toString(), "server"));
         command.addAll(arguments);
         command.addAll(List.of("--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", "log.dirs=" + dataDir));
         for (String override : overrides) {

@@ -45,6 +45,11 @@ public final class SmallFileSystem implements AutoCloseable {
         return mountPoint;
     }
 
+    /** The image file the file system lives in. */
+    public Path image() {
+        return image;
+    }
+
     /** Writes a filler file until the file system has no block left. */
     public void fill() throws IOException {
         try (FileOutputStream out = new FileOutputStream(filler.toFile(), true)) {
