@@ -2,13 +2,12 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.spool.it.faults.UnsyncedTail;
+import dev.spool.it.faults.UnsyncedTail.Damage;
 import dev.spool.it.reliability.PartitionReader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +37,6 @@ class PowerLossIT {
     private static final int SYNCED = 2_000;
     private static final int UNSYNCED = 3_000;
 
-    private enum Damage { CUT_MID_BATCH, ZEROED, GARBLED }
-
     @Test
     void recoveryKeepsSyncedDataAndDropsOnlyTheDamagedTail() throws Exception {
         long seed = Long.getLong("powerloss.seed", System.nanoTime());
@@ -67,12 +64,12 @@ class PowerLossIT {
             long recoveryPoint = recoveryPoint(spool.dataDir());
             assertThat(recoveryPoint).as("checkpointed recovery point").isEqualTo(SYNCED);
             Path segment = partitionDir.resolve("00000000000000000000.log");
-            long unsyncedFrom = positionOfFirstBatchFrom(segment, recoveryPoint);
+            long unsyncedFrom = UnsyncedTail.positionOfFirstBatchFrom(segment, recoveryPoint);
             long size = Files.size(segment);
             assertThat(unsyncedFrom).isLessThan(size);
-            String what = damage(damage, random, segment, unsyncedFrom, size);
+            String what = UnsyncedTail.damage(damage, random, segment, unsyncedFrom, size);
             for (String index : List.of("00000000000000000000.index", "00000000000000000000.timeindex")) {
-                garbleIndexTail(partitionDir.resolve(index), random);
+                UnsyncedTail.garbleIndexTail(partitionDir.resolve(index), random);
             }
 
             spool = SpoolProcess.startIn(spool.dataDir(), listener);
@@ -94,68 +91,12 @@ class PowerLossIT {
         }
     }
 
-    private static String damage(Damage damage, Random random, Path segment, long from, long size) throws IOException {
-        long at = from + random.nextInt((int) (size - from));
-        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
-            switch (damage) {
-                case CUT_MID_BATCH -> {
-                    long cut = Math.max(from + 1, at);
-                    channel.truncate(cut);
-                    return "cut at byte " + cut + " of " + size + " (unsynced from " + from + ")";
-                }
-                case ZEROED -> {
-                    channel.write(ByteBuffer.allocate((int) (size - at)), at);
-                    return "zeroed from byte " + at + " of " + size + " (unsynced from " + from + ")";
-                }
-                default -> {
-                    byte[] garbage = new byte[1 + random.nextInt(64)];
-                    random.nextBytes(garbage);
-                    long end = Math.min(size, at + garbage.length);
-                    channel.write(ByteBuffer.wrap(garbage, 0, (int) (end - at)), at);
-                    return "garbled bytes " + at + ".." + end + " of " + size + " (unsynced from " + from + ")";
-                }
-            }
-        }
-    }
-
-    /** Garbles the index bytes after the first quarter of its entries (the index was never trimmed: a crash). */
-    private static void garbleIndexTail(Path index, Random random) throws IOException {
-        if (!Files.exists(index)) {
-            return;
-        }
-        long size = Files.size(index);
-        try (FileChannel channel = FileChannel.open(index, StandardOpenOption.WRITE)) {
-            byte[] garbage = new byte[(int) Math.min(4096, size / 2)];
-            random.nextBytes(garbage);
-            channel.write(ByteBuffer.wrap(garbage), size / 2);
-        }
-    }
-
     private static long recoveryPoint(Path dataDir) throws IOException {
-        for (String line : Files.readAllLines(dataDir.resolve("recovery-point-offset-checkpoint"))) {
-            String[] fields = line.trim().split(" ");
-            if (fields.length == 3 && fields[0].equals(TOPIC) && fields[1].equals("0")) {
-                return Long.parseLong(fields[2]);
-            }
+        Long point = UnsyncedTail.recoveryPoints(dataDir).get(TOPIC + "-0");
+        if (point == null) {
+            throw new AssertionError("no recovery point for " + TOPIC + "-0");
         }
-        throw new AssertionError("no recovery point for " + TOPIC + "-0");
-    }
-
-    /** The file position of the first batch whose base offset is at least {@code offset}. */
-    private static long positionOfFirstBatchFrom(Path segment, long offset) throws IOException {
-        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
-            ByteBuffer header = ByteBuffer.allocate(12);
-            long position = 0;
-            while (position + 12 <= channel.size()) {
-                header.clear();
-                channel.read(header, position);
-                if (header.getLong(0) >= offset) {
-                    return position;
-                }
-                position += 12 + header.getInt(8);
-            }
-            return position;
-        }
+        return point;
     }
 
     private static void produce(String bootstrap, long first, int count) throws Exception {
