@@ -27,7 +27,7 @@ class FaultScheduleIT {
     private static final int NODES = 3;
     /** A node missing its heartbeats this long is fenced: the line between a short and a long pause. */
     private static final long SESSION_TIMEOUT_MS = 3_000;
-    private static final int DEFAULT_SECONDS = 150;
+    private static final int DEFAULT_SECONDS = 120;
 
     @Test
     void everyAcknowledgedWriteIsReadOnceAtOneOffsetWhileTheScheduleInjectsFaults() throws Exception {

@@ -26,25 +26,28 @@ public final class UnsyncedTail {
     public enum Damage { CUT_MID_BATCH, ZEROED, GARBLED }
 
     private static final int BATCH_HEADER_BYTES = 12;
+    private static final String METADATA_LOG_PREFIX = "__cluster_metadata";
 
     private UnsyncedTail() {
     }
 
     /**
      * Damages, in each partition of the stopped broker's {@code logDir}, the last segment from the first batch at or
-     * past the partition's recovery point, and garbles its indexes' tails; returns one line per partition damaged
-     * (those with nothing unsynced are left alone).
+     * past the partition's recovery point (0 when none was checkpointed yet: the broker then trusts nothing), and
+     * garbles its indexes' tails; returns one line per partition damaged (those with nothing unsynced are left
+     * alone). The metadata log is left alone: Raft fsyncs before it acknowledges, so a power cut cannot undo it.
      */
     public static List<String> damageEveryPartition(Path logDir, Random random) throws IOException {
         List<String> done = new ArrayList<>();
-        for (Map.Entry<String, Long> entry : recoveryPoints(logDir).entrySet()) {
-            Path partitionDir = logDir.resolve(entry.getKey());
+        Map<String, Long> recoveryPoints = recoveryPoints(logDir);
+        for (String partitionName : partitionDirectories(logDir)) {
+            Path partitionDir = logDir.resolve(partitionName);
             Path segment = lastSegment(partitionDir);
             if (segment == null) {
                 continue;
             }
             long size = Files.size(segment);
-            long unsyncedFrom = positionOfFirstBatchFrom(segment, entry.getValue());
+            long unsyncedFrom = positionOfFirstBatchFrom(segment, recoveryPoints.getOrDefault(partitionName, 0L));
             if (unsyncedFrom >= size) {
                 continue;
             }
@@ -53,7 +56,7 @@ public final class UnsyncedTail {
             String base = segment.getFileName().toString().replace(".log", "");
             garbleIndexTail(partitionDir.resolve(base + ".index"), random);
             garbleIndexTail(partitionDir.resolve(base + ".timeindex"), random);
-            done.add(entry.getKey() + ": " + what);
+            done.add(partitionName + ": " + what);
         }
         return done;
     }
@@ -126,6 +129,14 @@ public final class UnsyncedTail {
                 position += BATCH_HEADER_BYTES + header.getInt(8);
             }
             return position;
+        }
+    }
+
+    /** The names of the partition directories under {@code logDir}, the metadata log's excepted. */
+    private static List<String> partitionDirectories(Path logDir) throws IOException {
+        try (Stream<Path> files = Files.list(logDir)) {
+            return files.filter(Files::isDirectory).map(dir -> dir.getFileName().toString())
+                    .filter(name -> name.matches(".+-\\d+") && !name.startsWith(METADATA_LOG_PREFIX)).sorted().toList();
         }
     }
 
