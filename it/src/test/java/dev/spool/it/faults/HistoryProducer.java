@@ -124,8 +124,9 @@ final class HistoryProducer {
                 unanswered.release();
             });
             return true;
-        } catch (KafkaException error) {
-            // send() threw: the record never reached the client's buffer.
+        } catch (KafkaException | IllegalStateException error) {
+            // send() threw: the record never reached the client's buffer. A broker's answer (an ApiException) leaves
+            // the client usable; anything else (closed, or fatally failed idempotence state) means it is dead.
             client.sendFailed(null, logPartition, value, error);
             unanswered.release();
             return error instanceof ApiException;

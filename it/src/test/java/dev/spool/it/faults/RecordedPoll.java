@@ -29,7 +29,7 @@ final class RecordedPoll {
     }
 
     /** What a poll returned: the records, or the error that ends this client instance (null while it lives). */
-    record Outcome(ConsumerRecords<String, String> records, KafkaException fatal) {
+    record Outcome(ConsumerRecords<String, String> records, RuntimeException fatal) {
     }
 
     static Outcome poll(KafkaConsumer<String, String> consumer, ClientHistory client) {
@@ -43,7 +43,8 @@ final class RecordedPoll {
             }
             client.polled(null, reads);
             return new Outcome(records, null);
-        } catch (KafkaException error) {
+        } catch (KafkaException | IllegalStateException error) {
+            // A retriable error leaves the instance usable; anything else ends it.
             client.record(client.event(EventType.INFO, Operation.POLL).withError(String.valueOf(error)));
             return new Outcome(ConsumerRecords.empty(), error instanceof RetriableException ? null : error);
         }
