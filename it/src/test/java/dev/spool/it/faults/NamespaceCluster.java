@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -48,6 +47,7 @@ public final class NamespaceCluster implements Nemesis {
     private final Set<Integer> paused = new HashSet<>();
     private final List<String> powerCuts = new ArrayList<>();
     private final Thread closeOnExit = new Thread(this::closeQuietly, "namespace-cluster-close");
+    private final ClusterProbe probe = new ClusterProbe(this::bootstrap);
     private boolean closed;
 
     private NamespaceCluster(NetworkBed bed, Path root, long seed, List<String> extraSettings) {
@@ -130,8 +130,8 @@ public final class NamespaceCluster implements Nemesis {
                         + CONTROLLER_PORT,
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"));
         settings.addAll(extraSettings);
-        return SpoolProcess.startThrough(bed.launcher(node), Files.createDirectories(dataDir(node)), Map.of(),
-                List.of(), settings.toArray(String[]::new));
+        return SpoolProcess.startThrough(bed.launcher(node), Files.createDirectories(dataDir(node)),
+                Beds.nodeEnvironment(), List.of(), settings.toArray(String[]::new));
     }
 
     private String voters() {
@@ -266,13 +266,13 @@ public final class NamespaceCluster implements Nemesis {
     }
 
     @Override
-    public int leaderOf(String topic, int partition) throws InterruptedException {
-        return ClusterView.leaderOf(bootstrap(), topic, partition);
+    public int leaderOf(String topic, int partition) {
+        return probe.leaderOf(topic, partition);
     }
 
     @Override
-    public int quorumLeader() throws InterruptedException {
-        return ClusterView.quorumLeader(bootstrap());
+    public int quorumLeader() {
+        return probe.quorumLeader();
     }
 
     /** Every node's client address, running or not (a client finds the live ones). */

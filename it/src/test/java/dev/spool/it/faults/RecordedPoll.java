@@ -1,0 +1,74 @@
+package dev.spool.it.faults;
+
+import dev.spool.it.history.ClientHistory;
+import dev.spool.it.history.EventType;
+import dev.spool.it.history.LogPartition;
+import dev.spool.it.history.Operation;
+import dev.spool.it.history.ReadRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+
+/**
+ * Stateless: one consumer poll recorded in the history (invoke, then ok with the records read, or info with the
+ * error: a poll changes nothing but the consumer's position), and the consumer settings the workload's readers share.
+ */
+final class RecordedPoll {
+
+    /** Short enough to notice a stop quickly, long enough not to spin. */
+    private static final Duration POLL_WAIT = Duration.ofMillis(300);
+
+    private RecordedPoll() {
+    }
+
+    /** What a poll returned: the records, or the error that ends this client instance (null while it lives). */
+    record Outcome(ConsumerRecords<String, String> records, RuntimeException fatal) {
+    }
+
+    static Outcome poll(KafkaConsumer<String, String> consumer, ClientHistory client) {
+        client.pollInvoked(null);
+        try {
+            ConsumerRecords<String, String> records = consumer.poll(POLL_WAIT);
+            List<ReadRecord> reads = new ArrayList<>();
+            for (ConsumerRecord<String, String> record : records) {
+                reads.add(new ReadRecord(new LogPartition(record.topic(), record.partition()), record.offset(),
+                        record.value()));
+            }
+            client.polled(null, reads);
+            return new Outcome(records, null);
+        } catch (KafkaException | IllegalStateException error) {
+            // A retriable error leaves the instance usable; anything else ends it.
+            client.record(client.event(EventType.INFO, Operation.POLL).withError(String.valueOf(error)));
+            return new Outcome(ConsumerRecords.empty(), error instanceof RetriableException ? null : error);
+        }
+    }
+
+    /**
+     * Settings of a reader: from the earliest offset, read_committed (the checker's strict reading), no automatic
+     * commits, and timeouts that let a poll or commit give up within seconds while a fault lasts.
+     */
+    static Map<String, Object> configuration(String bootstrap, String groupId) {
+        Map<String, Object> configuration = new TreeMap<>();
+        configuration.put("bootstrap.servers", bootstrap);
+        configuration.put("auto.offset.reset", "earliest");
+        configuration.put("isolation.level", "read_committed");
+        configuration.put("enable.auto.commit", "false");
+        configuration.put("request.timeout.ms", "10000");
+        configuration.put("default.api.timeout.ms", "15000");
+        configuration.put("reconnect.backoff.max.ms", "500");
+        if (groupId != null) {
+            configuration.put("group.id", groupId);
+            configuration.put("session.timeout.ms", "10000");
+            configuration.put("heartbeat.interval.ms", "1000");
+            configuration.put("max.poll.interval.ms", "60000");
+        }
+        return configuration;
+    }
+}

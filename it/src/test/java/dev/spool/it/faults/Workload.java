@@ -1,0 +1,96 @@
+package dev.spool.it.faults;
+
+import dev.spool.it.history.HistoryWriter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
+ * two idempotent acks=all producers and one without idempotence, a consumer reading every partition by assignment,
+ * and a group of two members committing after each poll. At the end, a fresh reader reads every partition from the
+ * start to the end, so that a write lost anywhere below the end shows up as lost, not as unseen.
+ */
+final class Workload {
+
+    private static final String GROUP = "fault-readers";
+    /** Per producer: slow enough for two shared cores running three brokers, fast enough to fill each fault with sends. */
+    private static final int SENDS_PER_SECOND = 40;
+
+    private final Supplier<String> bootstrap;
+    private final HistoryWriter history;
+    private final String topic;
+    private final int partitions;
+    private final List<HistoryProducer> producers;
+    private final AssignedReader reader;
+    private final List<GroupMember> group;
+
+    Workload(Supplier<String> bootstrap, HistoryWriter history, String topic, int partitions) {
+        this.bootstrap = bootstrap;
+        this.history = history;
+        this.topic = topic;
+        this.partitions = partitions;
+        this.producers = List.of(
+                new HistoryProducer("p1", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
+                new HistoryProducer("p2", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
+                new HistoryProducer("p3", false, bootstrap, history, topic, partitions, SENDS_PER_SECOND));
+        this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
+        this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),
+                new GroupMember("member2", GROUP, bootstrap, history, topic));
+    }
+
+    void start() {
+        producers.forEach(HistoryProducer::start);
+        reader.start();
+        group.forEach(GroupMember::start);
+    }
+
+    long acknowledged() {
+        return producers.stream().mapToLong(HistoryProducer::acknowledged).sum();
+    }
+
+    /** Stops every producer once its sends in flight are answered (within the delivery timeout). */
+    void stopProducers() throws InterruptedException {
+        for (HistoryProducer producer : producers) {
+            producer.stop();
+        }
+    }
+
+    /**
+     * Waits, up to {@code timeoutMs}, for the assigned reader, the group's commits and a fresh reader from the start
+     * to reach {@code ends}; then stops every consumer. Returns what did not get there (empty when all did).
+     */
+    String drainTo(Map<Integer, Long> ends, long timeoutMs) throws InterruptedException {
+        AssignedReader last = new AssignedReader("final-reader", bootstrap, history, topic, partitions);
+        last.start();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() < deadline && !(reached(reader.nextOffsets(), ends)
+                && reached(last.nextOffsets(), ends) && reached(groupCommitted(), ends))) {
+            Thread.sleep(500);
+        }
+        String missing = (reached(reader.nextOffsets(), ends) ? "" : "reader at " + reader.nextOffsets() + "; ")
+                + (reached(last.nextOffsets(), ends) ? "" : "final reader at " + last.nextOffsets() + "; ")
+                + (reached(groupCommitted(), ends) ? "" : "group committed " + groupCommitted() + "; ");
+        last.stop();
+        reader.stop();
+        for (GroupMember member : group) {
+            member.stop();
+        }
+        return missing.isEmpty() ? "" : missing + "ends " + ends;
+    }
+
+    private Map<Integer, Long> groupCommitted() {
+        Map<Integer, Long> committed = new HashMap<>();
+        for (GroupMember member : group) {
+            member.committed().forEach((partition, offset) -> committed.merge(partition, offset, Math::max));
+        }
+        return committed;
+    }
+
+    private static boolean reached(Map<Integer, Long> positions, Map<Integer, Long> ends) {
+        return ends.entrySet().stream().allMatch(end -> end.getValue() == 0
+                || positions.getOrDefault(end.getKey(), 0L) >= end.getValue());
+    }
+}
