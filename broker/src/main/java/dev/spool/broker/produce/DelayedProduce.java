@@ -63,8 +63,8 @@ final class DelayedProduce extends DelayedOperation {
             answer.complete(PartitionAppender.error(Errors.NOT_LEADER_OR_FOLLOWER, "The leadership of "
                     + partition.topicPartition() + " moved before the batch was committed"));
         } else {
-            answer.complete(PartitionAppender.error(Errors.REQUEST_TIMED_OUT, "The batch was not committed to "
-                    + partition.topicPartition() + " within the request's timeout"));
+            // No message, as Kafka's (its clients print "Error: REQUEST_TIMED_OUT" alone).
+            answer.complete(PartitionAppender.error(Errors.REQUEST_TIMED_OUT, null));
         }
     }
 
