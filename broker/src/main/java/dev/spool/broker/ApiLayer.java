@@ -54,6 +54,8 @@ final class ApiLayer {
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
             ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS,
             ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS);
+    /** Of those, what only reads the metadata: answered here while no active controller is known. */
+    private static final List<ApiKey> READ_ONLY = List.of(ApiKey.LIST_PARTITION_REASSIGNMENTS);
 
     final ApiRegistry registry;
     final ApiVersionsHandler apiVersions;
@@ -133,7 +135,7 @@ final class ApiLayer {
                         : config.cluster().controllerListenerNames().get(0)).registerIn(registry);
         for (ApiKey forwarded : FORWARDED_TO_CONTROLLER) {
             registry.wrap(forwarded, local -> new ControllerForwarding(local, metadataLayer.metadata.quorum(),
-                    config.cluster(), metadataLayer.controller));
+                    config.cluster(), metadataLayer.controller, READ_ONLY.contains(forwarded)));
         }
         if (config.cluster().isVoter()) {
             new AlterPartitionHandler(metadataLayer.metadata, metadataLayer.configLayers).registerIn(registry);

@@ -273,12 +273,15 @@ final class MetadataLayer implements AutoCloseable {
      * The cluster as the image shows it now; this broker is in it once it has {@link #register}ed. Clients send
      * admin requests to the controller it names, so that must be a broker they can reach: while the active
      * controller is a controller-only node, this broker is named, and forwards them (Kafka's brokers name a live
-     * broker likewise).
+     * broker likewise). So is it while no active controller is known (an election, or a quorum that lost its
+     * majority): a client given no controller waits for one and fails the calls it could have had answered here,
+     * such as ListPartitionReassignments, which {@code kafka-topics --describe} sends; Kafka's brokers, which never
+     * name none, answer {@code --describe} then.
      */
     ClusterView cluster() {
         int controllerId = controllerId();
         ClusterView view = ClusterView.of(clusterId, controllerId, metadata.image());
-        if (controllerId >= 0 && view.broker(controllerId) == null && config.cluster().isBroker()) {
+        if (config.cluster().isBroker() && (controllerId < 0 || view.broker(controllerId) == null)) {
             return new ClusterView(clusterId, config.nodeId(), view.brokers());
         }
         return view;

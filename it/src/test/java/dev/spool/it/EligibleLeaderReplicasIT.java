@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 
@@ -23,29 +21,15 @@ import org.junit.jupiter.api.Test;
 class EligibleLeaderReplicasIT {
 
     private static final String TOPIC = "eligible";
-    private static final String TOPICS = "org.apache.kafka.tools.TopicCommand";
-    private static final Pattern PARTITION_LINE = Pattern.compile(
-            "Partition: 0\\s+Leader: (\\S+)\\s+Replicas: (\\S*)\\s+Isr: (\\S*)\\s+Elr: (\\S*)\\s+LastKnownElr: (\\S*)");
 
     /** Waits until kafka-topics --describe prints {@code expected} of partition 0 (see {@link #described}). */
     private static void awaitDescribed(SpoolCluster cluster, List<String> expected, String what) throws Exception {
-        awaitTrue(() -> {
-            List<String> now = described(cluster);
-            if (!now.equals(expected)) {
-                throw new AssertionError("kafka-topics describes " + now);
-            }
-            return true;
-        }, what);
+        TopicsDescribeTool.awaitDescribed(cluster.bootstrap(), TOPIC, Map.of(0, expected), what);
     }
 
     /** What kafka-topics --describe prints of partition 0: leader, replicas, ISR, ELR, last known ELR. */
     private static List<String> described(SpoolCluster cluster) throws Exception {
-        ExternalCommand.Result result = KafkaTool.run(TOPICS, "--bootstrap-server", cluster.bootstrap(), "--describe",
-                "--topic", TOPIC);
-        assertThat(result.exitCode()).as(result.output()).isZero();
-        Matcher matcher = PARTITION_LINE.matcher(result.output());
-        assertThat(matcher.find()).as(result.output()).isTrue();
-        return List.of(matcher.group(1), matcher.group(2), matcher.group(3), matcher.group(4), matcher.group(5));
+        return TopicsDescribeTool.described(cluster.bootstrap(), TOPIC).get(0);
     }
 
     @Test

@@ -12,7 +12,11 @@ import java.util.concurrent.CompletionException;
  * A request that changes the metadata (CreateTopics, AlterConfigs, ...) reaching a node of a cluster that is not
  * the active controller: forwarded to the active controller as it came, its answer returned as the active
  * controller gave it, as Kafka's brokers forward to theirs. A request that came in on a controller listener is
- * never forwarded again (two nodes with stale views would pass it back and forth): it is answered here. Thread-safe.
+ * never forwarded again (two nodes with stale views would pass it back and forth): it is answered here. A request
+ * that only reads (ListPartitionReassignments) is answered here too while no other node is known as the active
+ * controller (an election, a quorum without its majority), from what this node has committed: Kafka's last active
+ * controller still answers it then, and {@code kafka-topics --describe}, which sends it, prints the partitions.
+ * Thread-safe.
  */
 public final class ControllerForwarding implements ApiHandler {
 
@@ -20,13 +24,16 @@ public final class ControllerForwarding implements ApiHandler {
     private final MetadataQuorum quorum;
     private final ClusterSettings cluster;
     private final ControllerChannel channel;
+    private final boolean readOnly;
 
+    /** {@code readOnly}: the request changes nothing, so this node may answer it while no controller is known. */
     public ControllerForwarding(ApiHandler local, MetadataQuorum quorum, ClusterSettings cluster,
-                                ControllerChannel channel) {
+                                ControllerChannel channel, boolean readOnly) {
         this.local = local;
         this.quorum = quorum;
         this.cluster = cluster;
         this.channel = channel;
+        this.readOnly = readOnly;
     }
 
     /**
@@ -36,7 +43,8 @@ public final class ControllerForwarding implements ApiHandler {
      */
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message request) {
-        boolean here = quorum.isActiveController() || cluster.isControllerListener(context.connection().listenerName());
+        boolean here = quorum.isActiveController() || cluster.isControllerListener(context.connection().listenerName())
+                || (readOnly && !channel.knowsOtherController());
         CompletableFuture<Message> answer = here ? local.handle(context, request)
                 : channel.sendToOtherNode(context.apiKey(), context.apiVersion(), request);
         return answer.exceptionally(failure -> {

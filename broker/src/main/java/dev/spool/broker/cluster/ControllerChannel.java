@@ -55,14 +55,22 @@ public final class ControllerChannel {
         return sendToOtherNode(api, version, request);
     }
 
+    /** Whether another node is known as the active controller, at an address this node has. */
+    public boolean knowsOtherController() {
+        return otherController() != null;
+    }
+
     /** Sends {@code request} to the active controller as another node knows it, never handling it here. */
     public CompletableFuture<Message> sendToOtherNode(ApiKey api, short version, Message request) {
-        int controllerId = quorum.activeControllerId();
-        NodeAddress controller = controllerId < 0 || controllerId == nodeId ? null
-                : controllerAddresses.apply(controllerId);
+        NodeAddress controller = otherController();
         if (controller == null) {
             return CompletableFuture.failedFuture(new NotControllerException(nodeId));
         }
         return clients.connection(controller).send(api, version, request);
+    }
+
+    private NodeAddress otherController() {
+        int controllerId = quorum.activeControllerId();
+        return controllerId < 0 || controllerId == nodeId ? null : controllerAddresses.apply(controllerId);
     }
 }

@@ -54,9 +54,8 @@ final class DelayedProduce extends DelayedOperation {
     protected void complete(boolean expired) {
         if (partition.log().highWatermark() >= commitOffset) {
             answer.complete(partition.assignment().isr().size() >= minInsyncReplicas ? written
-                    : PartitionAppender.error(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND, "The in-sync replica set of "
-                    + partition.topicPartition() + " fell below min.insync.replicas = " + minInsyncReplicas
-                    + " before the batch was committed"));
+                    // No message, as Kafka's: the client prints the error's own text.
+                    : PartitionAppender.error(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND, null));
         } else if (partition.isOffline()) {
             answer.complete(PartitionAppender.error(Errors.KAFKA_STORAGE_ERROR,
                     "The log dir of " + partition.topicPartition() + " is offline"));
@@ -64,8 +63,8 @@ final class DelayedProduce extends DelayedOperation {
             answer.complete(PartitionAppender.error(Errors.NOT_LEADER_OR_FOLLOWER, "The leadership of "
                     + partition.topicPartition() + " moved before the batch was committed"));
         } else {
-            answer.complete(PartitionAppender.error(Errors.REQUEST_TIMED_OUT, "The batch was not committed to "
-                    + partition.topicPartition() + " within the request's timeout"));
+            // No message, as Kafka's (its clients print "Error: REQUEST_TIMED_OUT" alone).
+            answer.complete(PartitionAppender.error(Errors.REQUEST_TIMED_OUT, null));
         }
     }
 

@@ -161,9 +161,11 @@ public final class PartitionAppender {
             int minInsyncReplicas = Partition.effectiveMinInsyncReplicas(config.minInsyncReplicas, assignment.replicas().size());
             int inSyncReplicas = assignment.isr().size();
             if (acks == ACKS_ALL && inSyncReplicas < minInsyncReplicas) {
-                return Appended.failed(error(Errors.NOT_ENOUGH_REPLICAS, "The in-sync replica set of " + partition.topicPartition()
-                        + " has " + inSyncReplicas + (inSyncReplicas == 1 ? " replica" : " replicas")
-                        + ", fewer than min.insync.replicas = " + minInsyncReplicas));
+                LOG.debug("Refused an acks=all batch for {}: {} in-sync replicas, fewer than min.insync.replicas = {}",
+                        partition, inSyncReplicas, minInsyncReplicas);
+                // No message, as Kafka's: its clients then print the error's own text ("Messages are rejected since
+                // there are fewer in-sync replicas than required."), and the console producer prints no "Error Message:".
+                return Appended.failed(error(Errors.NOT_ENOUGH_REPLICAS, null));
             }
             Rejection rejection = validator.validate(records, produceVersion, config, clock.nowMs());
             if (rejection != null) {

@@ -74,7 +74,9 @@ public final class IsrManager implements AutoCloseable {
                     continue;
                 }
                 List<Integer> wanted = wantedIsr(partition, assignment, nowMs);
-                if (!wanted.equals(assignment.isr())) {
+                // The same members in another order is no change: the ISR the controller made (replica order at
+                // creation, members removed in place) stays as it is, as Kafka's leader compares sets.
+                if (wanted.size() != assignment.isr().size() || !assignment.isr().containsAll(wanted)) {
                     send(partition, assignment, wanted);
                 }
             }
@@ -83,7 +85,12 @@ public final class IsrManager implements AutoCloseable {
         }
     }
 
-    /** The ISR as this leader sees it now: the image's, lagging followers out, caught-up replicas in. */
+    /**
+     * The ISR as this leader sees it now: the image's, lagging followers out, caught-up replicas in; in ascending
+     * broker id order, the order Kafka 4.4's leader sends (its ISR is a hash set of the ids, which iterates in that
+     * order for the ids clusters use), so that {@code kafka-topics --describe} prints the ISR a leader changed as
+     * Kafka prints it ("Isr: 1,2,3" once broker 2 is back in a partition whose replicas are 3,1,2).
+     */
     private List<Integer> wantedIsr(Partition partition, PartitionImage assignment, long nowMs) {
         long[] since = leadingSince.compute(partition.topicPartition(), (key, known) ->
                 known != null && known[0] == assignment.leaderEpoch() ? known
@@ -111,6 +118,7 @@ public final class IsrManager implements AutoCloseable {
                 wanted.add(replica);
             }
         }
+        wanted.sort(null);
         return wanted;
     }
 

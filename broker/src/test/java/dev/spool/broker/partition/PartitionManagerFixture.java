@@ -49,6 +49,11 @@ public final class PartitionManagerFixture implements AutoCloseable {
         return partitions;
     }
 
+    /** The metadata image the partitions were last given. */
+    public MetadataImage image() {
+        return image;
+    }
+
     public ManualClock clock() {
         return clock;
     }

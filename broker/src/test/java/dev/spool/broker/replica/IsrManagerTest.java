@@ -1,0 +1,139 @@
+package dev.spool.broker.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.cluster.ControllerChannel;
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.metadata.MetadataLog;
+import dev.spool.broker.metadata.MetadataQuorum;
+import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.partition.PartitionManagerFixture;
+import dev.spool.protocol.message.AlterPartitionRequestData;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
+import dev.spool.protocol.metadata.RegisterBrokerRecordData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Uuid;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ISR a leader asks the controller for: Kafka's order (ascending broker ids, as Kafka 4.4's leader sends its ISR
+ * set), and no request when only the order differs from the image's.
+ */
+class IsrManagerTest {
+
+    private static final long LAG_TIME_MAX_MS = 10_000;
+
+    @TempDir
+    Path logDir;
+    private PartitionManagerFixture fixture;
+    private ScheduledExecutorService scheduler;
+    private final List<List<Integer>> asked = new CopyOnWriteArrayList<>();
+    private IsrManager isrs;
+
+    @BeforeEach
+    void start() {
+        fixture = new PartitionManagerFixture(logDir);
+        for (int broker = 1; broker <= 3; broker++) {
+            fixture.apply(VersionedRecord.of(MetadataRecordType.REGISTER_BROKER_RECORD, new RegisterBrokerRecordData()
+                    .setBrokerId(broker).setBrokerEpoch(10 + broker).setIncarnationId(Uuid.randomUuid())
+                    .setFenced(false)));
+        }
+        BrokerConfig config = new BrokerConfig(Map.of("process.roles", "broker,controller", "node.id", "1",
+                "controller.quorum.voters", "1@localhost:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "cluster.id", "MkU3OEVBNTcwNTJENDM2Qg"));
+        ControllerChannel controller = new ControllerChannel(1, config.cluster(), new ActiveController(), null,
+                id -> null);
+        controller.answerLocallyWith(new ApiRegistry().register(ApiKey.ALTER_PARTITION, 2, 3,
+                AlterPartitionRequestData.class, (context, request) -> {
+                    asked.add(request.topics().get(0).partitions().get(0).newIsrWithEpochs().stream()
+                            .map(AlterPartitionRequestData.BrokerState::brokerId).toList());
+                    return new CompletableFuture<Message>(); // never answered: the change stays in flight
+                }));
+        scheduler = Executors.newSingleThreadScheduledExecutor();
+        isrs = new IsrManager(1, fixture.partitions(), controller, fixture::image, fixture.clock()::nowMs,
+                LAG_TIME_MAX_MS, scheduler, 3_600_000);
+    }
+
+    @AfterEach
+    void stop() {
+        isrs.close();
+        scheduler.shutdownNow();
+        fixture.close();
+    }
+
+    @Test
+    void followersBackInSyncAreAskedForInAscendingBrokerIdOrder() throws Exception {
+        fixture.createTopic("lesson", 1, List.of(1, 3, 2));
+        Uuid topicId = fixture.image().topic("lesson").id();
+        fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(topicId).setPartitionId(0).setIsr(List.of(1))));
+        fixture.append("lesson", 0, 10);
+        long logEnd = fixture.log("lesson", 0).logEndOffset();
+        for (int follower : List.of(3, 2)) {
+            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, logEnd, 0, fixture.clock().nowMs());
+        }
+
+        isrs.check();
+
+        assertThat(asked).containsExactly(List.of(1, 2, 3));
+    }
+
+    @Test
+    void theSameMembersInReplicaOrderAreNoChange() throws Exception {
+        fixture.createTopic("lesson", 1, List.of(3, 1, 2)); // the ISR as the controller made it: 3,1,2
+        fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(fixture.image().topic("lesson").id()).setPartitionId(0).setLeader(1)));
+        long logEnd = fixture.log("lesson", 0).logEndOffset();
+        for (int follower : List.of(3, 2)) {
+            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, logEnd, 0, fixture.clock().nowMs());
+        }
+
+        isrs.check();
+
+        assertThat(asked).as("every replica in sync: nothing to ask").isEmpty();
+    }
+
+    /** This node leads the quorum: the channel hands the AlterPartition to the registry above. */
+    private static final class ActiveController implements MetadataQuorum {
+        @Override
+        public void setCommitListener(CommitListener listener) {
+        }
+
+        @Override
+        public void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) {
+        }
+
+        @Override
+        public CompletableFuture<Long> propose(List<VersionedRecord> records, long nowMs) {
+            return new CompletableFuture<>();
+        }
+
+        @Override
+        public void deleteRecordsBefore(long offset) {
+        }
+
+        @Override
+        public Path snapshotDir() {
+            return null;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
