@@ -22,13 +22,11 @@ import java.util.stream.IntStream;
 public final class LoopbackCluster implements Nemesis {
 
     private final SpoolCluster cluster;
-    private final ClusterProbe probe;
     private final Random damageRandom;
     private final Set<Integer> paused = new TreeSet<>();
 
     private LoopbackCluster(SpoolCluster cluster, long seed) {
         this.cluster = cluster;
-        this.probe = new ClusterProbe(cluster::bootstrap);
         this.damageRandom = new Random(seed);
     }
 
@@ -118,16 +116,6 @@ public final class LoopbackCluster implements Nemesis {
     @Override
     public boolean canFillDisk() {
         return false;
-    }
-
-    @Override
-    public int leaderOf(String topic, int partition) {
-        return probe.leaderOf(topic, partition);
-    }
-
-    @Override
-    public int quorumLeader() {
-        return probe.quorumLeader();
     }
 
     @Override

@@ -47,7 +47,6 @@ public final class NamespaceCluster implements Nemesis {
     private final Set<Integer> paused = new HashSet<>();
     private final List<String> powerCuts = new ArrayList<>();
     private final Thread closeOnExit = new Thread(this::closeQuietly, "namespace-cluster-close");
-    private final ClusterProbe probe = new ClusterProbe(this::bootstrap);
     private boolean closed;
 
     private NamespaceCluster(NetworkBed bed, Path root, long seed, List<String> extraSettings) {
@@ -263,16 +262,6 @@ public final class NamespaceCluster implements Nemesis {
             }
         }
         return true;
-    }
-
-    @Override
-    public int leaderOf(String topic, int partition) {
-        return probe.leaderOf(topic, partition);
-    }
-
-    @Override
-    public int quorumLeader() {
-        return probe.quorumLeader();
     }
 
     /** Every node's client address, running or not (a client finds the live ones). */

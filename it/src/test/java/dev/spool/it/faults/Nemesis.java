@@ -51,11 +51,15 @@ public interface Nemesis extends AutoCloseable {
     /** Whether {@link #fillDisk} works here (it needs root for a loop-mounted file system). */
     boolean canFillDisk();
 
-    /** The node leading a partition now, as the cluster's metadata says; -1 when none. */
-    int leaderOf(String topic, int partition) throws Exception;
+    /** The node leading a partition now, as the cluster's metadata says; -1 when none, or no answer in time. */
+    default int leaderOf(String topic, int partition) {
+        return new ClusterProbe(this::bootstrap).leaderOf(topic, partition);
+    }
 
-    /** The node leading the metadata quorum now; -1 when none is known. */
-    int quorumLeader() throws Exception;
+    /** The node leading the metadata quorum now; -1 when none is known, or no answer in time. */
+    default int quorumLeader() {
+        return new ClusterProbe(this::bootstrap).quorumLeader();
+    }
 
     /** The bootstrap servers clients use. */
     String bootstrap();
