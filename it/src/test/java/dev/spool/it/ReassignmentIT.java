@@ -44,10 +44,7 @@ class ReassignmentIT {
     void kafkaReassignPartitionsMovesReplicasWithTheirDataAndDeletesTheOldOnes() throws Exception {
         try (SpoolCluster cluster = SpoolCluster.start(3, 1, "auto.leader.rebalance.enable=false");
              Admin admin = admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3), 1, List.of(2, 3, 1)))
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
-            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 3
-                    && ids(partition(admin, TOPIC, 1).isr()).size() == 3, "all replicas in sync");
+            createTwoPartitionsOnBrokersOneToThree(admin);
             List<String> before = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "before", 2_000, 100);
 
             ExternalCommand.Result generated = KafkaTool.run(TOOL, "--bootstrap-server", cluster.bootstrap(),
@@ -99,10 +96,7 @@ class ReassignmentIT {
     void kafkaReassignPartitionsMovesLeadersUnderLoadWithNothingLostOrDuplicated() throws Exception {
         try (SpoolCluster cluster = SpoolCluster.start(3, 1, "auto.leader.rebalance.enable=false");
              Admin admin = admin(cluster.bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3), 1, List.of(2, 3, 1)))
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
-            awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 3
-                    && ids(partition(admin, TOPIC, 1).isr()).size() == 3, "all replicas in sync");
+            createTwoPartitionsOnBrokersOneToThree(admin);
             NumberedProducer producer = new NumberedProducer(cluster.bootstrap(), TOPIC, 4, 1_000);
             try {
                 // Enough written that the new replicas have a log to copy while the writes go on.
@@ -225,6 +219,14 @@ class ReassignmentIT {
             assertThat(ReplicatedTopics.readAll(cluster.bootstrap(), TOPIC, before.size()))
                     .hasSize(before.size()).containsAll(before);
         }
+    }
+
+    /** The topic, its partitions on brokers [1, 2, 3] and [2, 3, 1], min ISR 2, once every replica is in sync. */
+    private static void createTwoPartitionsOnBrokersOneToThree(Admin admin) throws Exception {
+        admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(1, 2, 3), 1, List.of(2, 3, 1)))
+                .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
+        awaitTrue(() -> ids(partition(admin, TOPIC, 0).isr()).size() == 3
+                && ids(partition(admin, TOPIC, 1).isr()).size() == 3, "all replicas in sync");
     }
 
     /** The configs of {@code resource} set on it (not defaults). */
