@@ -29,7 +29,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   stop-leader    SIGTERM of the partition's leader (a controlled shutdown);
  *   kill-quorum    SIGKILL of the metadata quorum's leader, which the topic's replicas are placed to lead nothing.
  * It prints, as KEY TAB VALUE lines: KIND_produce_ms, from the failure to the acknowledgement of the first record
- * sent after it; KIND_consume_ms, from the failure to the consumer's receipt of the first record sent after it;
+ * the producer handed to its client after it (by the time it was sent, so a record sent just before the failure,
+ * acknowledged at once, does not count); KIND_consume_ms, from the failure to the receipt of that record;
  * KIND_produce_stall_ms, the longest gap between acknowledgements around the failure. Not thread-safe: one run.
  */
 public final class FailoverProbe {
@@ -56,7 +57,6 @@ public final class FailoverProbe {
             run.start();
             Thread.sleep(5_000);
             int target = kind.equals("kill-quorum") ? quorumLeader : leader(admin);
-            long sentBefore = run.sent();
             long failedAtNs = System.nanoTime();
             ProcessHandle process = ProcessHandle.of(pids.get(target))
                     .orElseThrow(() -> new IllegalStateException("no process " + pids.get(target)));
@@ -65,14 +65,16 @@ public final class FailoverProbe {
             } else {
                 process.destroyForcibly();
             }
+            Thread.sleep(100); // records go every 5 ms: by now several were sent after the failure
+            long firstAfter = run.firstSentAfter(failedAtNs);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while ((run.firstAckAfter(sentBefore).isEmpty() || run.firstReceiptAfter(sentBefore).isEmpty()
+            while ((run.firstAckAfter(firstAfter).isEmpty() || run.firstReceiptAfter(firstAfter).isEmpty()
                     || run.acksAfter(failedAtNs) < 200) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
             run.stop();
-            System.out.printf("%s_produce_ms\t%s%n", kind, millisSince(failedAtNs, run.firstAckAfter(sentBefore)));
-            System.out.printf("%s_consume_ms\t%s%n", kind, millisSince(failedAtNs, run.firstReceiptAfter(sentBefore)));
+            System.out.printf("%s_produce_ms\t%s%n", kind, millisSince(failedAtNs, run.firstAckAfter(firstAfter)));
+            System.out.printf("%s_consume_ms\t%s%n", kind, millisSince(failedAtNs, run.firstReceiptAfter(firstAfter)));
             System.out.printf("%s_produce_stall_ms\t%d%n", kind, run.longestAckGapAround(failedAtNs));
             System.err.printf("failed node %d (pid %d) by %s; %d records sent, %d acknowledged%n", target,
                     pids.get(target), kind, run.sent(), run.acknowledged());
@@ -119,6 +121,7 @@ public final class FailoverProbe {
     private static final class Run {
         private final KafkaProducer<String, String> producer;
         private final KafkaConsumer<String, String> consumer;
+        private final Map<Long, Long> sentNs = new ConcurrentHashMap<>();
         private final Map<Long, Long> ackedNs = new ConcurrentHashMap<>();
         private final Map<Long, Long> receivedNs = new ConcurrentHashMap<>();
         private final AtomicBoolean running = new AtomicBoolean(true);
@@ -142,6 +145,7 @@ public final class FailoverProbe {
         private void produce() {
             for (long i = 0; running.get(); i++) {
                 long index = i;
+                sentNs.put(index, System.nanoTime());
                 producer.send(new ProducerRecord<>(TOPIC, Long.toString(index)), (metadata, error) -> {
                     if (error == null) {
                         ackedNs.put(index, System.nanoTime());
@@ -162,6 +166,12 @@ public final class FailoverProbe {
 
         long sent() {
             return sent;
+        }
+
+        /** The number of the first record handed to the client after {@code timeNs} (sent later if none was yet). */
+        long firstSentAfter(long timeNs) {
+            return sentNs.entrySet().stream().filter(entry -> entry.getValue() > timeNs).map(Map.Entry::getKey)
+                    .min(Long::compare).orElse(sent);
         }
 
         long acknowledged() {
