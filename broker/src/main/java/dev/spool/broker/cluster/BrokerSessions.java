@@ -58,14 +58,9 @@ public final class BrokerSessions {
         heartbeatConnections.forEach((brokerId, connection) -> {
             if (connection.equals(peer) && heartbeatConnections.remove(brokerId, connection)) {
                 LOG.info("Broker {}'s heartbeat connection from {} closed: its session ends now", brokerId, peer);
-                end(brokerId);
+                lastContactMs.computeIfPresent(brokerId, (id, last) -> ENDED);
             }
         });
-    }
-
-    /** Broker {@code brokerId}'s session ends now: it is fenced at the next check unless a heartbeat comes first. */
-    public void end(int brokerId) {
-        lastContactMs.computeIfPresent(brokerId, (id, last) -> ENDED);
     }
 
     /** Starts a full session at {@code nowMs} for each of {@code brokerIds}, and forgets every other broker. */

@@ -56,14 +56,4 @@ class BrokerSessionsTest {
         sessions.onConnectionClosed(brokerTwo);
         assertThat(sessions.isExpired(2, 5_001)).as("heartbeats on this controller's connections count").isFalse();
     }
-
-    @Test
-    void anEndedSessionIsExpiredUntilTheNextHeartbeat() {
-        sessions.touch(2, 1_000, brokerTwo);
-        sessions.end(2);
-        assertThat(sessions.isExpired(2, 1_001)).isTrue();
-
-        sessions.touch(2, 1_500, brokerTwo);
-        assertThat(sessions.isExpired(2, 1_501)).isFalse();
-    }
 }
