@@ -147,9 +147,22 @@ public final class SpoolProcess implements AutoCloseable {
         stop(process);
     }
 
-    /** Stops the process with SIGSTOP (a long pause: it neither answers nor times out) until {@link #resume}. */
+    /**
+     * Stops the process with SIGSTOP (a long pause: it neither answers nor times out) until {@link #resume}; returns
+     * once the kernel shows it stopped (the signal reaches every thread of a busy JVM a moment later, not at once).
+     */
     public void pause() throws IOException, InterruptedException {
         signal("STOP");
+        Path stat = Path.of("/proc/" + process.pid() + "/stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Files.exists(stat) && !isStopped(Files.readAllLines(stat).get(0)) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+    }
+
+    /** Whether a {@code /proc/PID/stat} line says the process is stopped (state T), its name in parentheses first. */
+    private static boolean isStopped(String statLine) {
+        return statLine.substring(statLine.lastIndexOf(')') + 2).startsWith("T");
     }
 
     /** Lets a {@link #pause}d process run again (SIGCONT). */

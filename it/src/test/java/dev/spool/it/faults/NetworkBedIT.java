@@ -151,9 +151,12 @@ class NetworkBedIT {
     void pauseStopsTheNodeAndResumeLetsItAnswerAgain() throws Exception {
         long pid = cluster.process(3).pid();
         cluster.pause(3);
-        assertThat(processState(pid)).isEqualTo("T");
-        assertThat(answersAlone(3)).as("a paused node answers").isFalse();
-        cluster.resume(3);
+        try {
+            assertThat(processState(pid)).isEqualTo("T");
+            assertThat(answersAlone(3)).as("a paused node answers").isFalse();
+        } finally {
+            cluster.resume(3); // the next tests need node 3 whatever this one found
+        }
         assertThat(processState(pid)).isNotEqualTo("T");
         assertThat(answersAlone(3)).as("a resumed node answers").isTrue();
     }
