@@ -208,6 +208,7 @@ class NetworkBedIT {
         Assumptions.assumeTrue(cluster.canFillDisk(), "no loop-mounted file system here");
         int node = 3;
         try (Admin admin = admin()) {
+            awaitEveryBrokerUnfenced(admin);
             admin.createTopics(List.of(new NewTopic("cramped", Map.of(0, List.of(node)))))
                     .all().get(30, TimeUnit.SECONDS);
         }
@@ -297,8 +298,22 @@ class NetworkBedIT {
         return value;
     }
 
+    private static void awaitEveryBrokerUnfenced(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size() < 3) {
+            assertThat(System.nanoTime()).as("every broker unfenced").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
+    /**
+     * Creates the topic once every broker is unfenced again: an earlier test's pause or restart may have cost one
+     * its session (a broker whose heartbeat connection closed, say after a pause, is fenced until its next
+     * heartbeat), and a replication factor of 3 needs all three.
+     */
     private static void createTopic(String topic, int partitions, short replicas) throws Exception {
         try (Admin admin = admin()) {
+            awaitEveryBrokerUnfenced(admin);
             admin.createTopics(List.of(new NewTopic(topic, partitions, replicas))).all().get(30, TimeUnit.SECONDS);
         }
     }
