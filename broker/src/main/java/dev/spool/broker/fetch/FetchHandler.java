@@ -72,10 +72,13 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         }
         boolean readCommitted = request.isolationLevel() == READ_COMMITTED;
         int maxBytes = request.maxBytes();
-        // A follower names itself in ReplicaState (v15+) or, before, in ReplicaId; a consumer is -1.
-        int replicaId = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId()
-                : request.replicaId();
-        FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, clockMs.getAsLong());
+        // A follower names itself (and, from v15, its broker epoch) in ReplicaState, or before in ReplicaId; a
+        // consumer is -1.
+        boolean replicaState = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE;
+        int replicaId = replicaState ? request.replicaState().replicaId() : request.replicaId();
+        long replicaEpoch = replicaState ? request.replicaState().replicaEpoch() : -1;
+        FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
+                clockMs.getAsLong());
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
                 || first.anyError()) {
             return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
@@ -86,7 +89,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     Math.max(0, read.state().partitionMaxBytes()), replicaId >= 0));
         }
         DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
-                clockMs.getAsLong()),
+                replicaEpoch, clockMs.getAsLong()),
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();

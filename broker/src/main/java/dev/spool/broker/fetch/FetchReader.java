@@ -48,15 +48,16 @@ final class FetchReader {
 
     /** A consumer's read: up to the high watermark. */
     Result read(List<FetchPartitionState> partitions, int responseMaxBytes) {
-        return read(partitions, responseMaxBytes, -1, 0);
+        return read(partitions, responseMaxBytes, -1, -1, 0);
     }
 
     /**
-     * A read for {@code replicaId}: a consumer's (-1) up to the high watermark; a follower's up to the log end,
-     * its fetch offset recorded as its progress at {@code nowMs} (which may move the high watermark), its log
-     * checked against the leader's first.
+     * A read for {@code replicaId}: a consumer's (-1) up to the high watermark; a follower's (in broker epoch
+     * {@code replicaEpoch}, -1 when its fetch version does not say) up to the log end, its fetch offset recorded as
+     * its progress at {@code nowMs} (which may move the high watermark), its log checked against the leader's first.
      */
-    Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long nowMs) {
+    Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long replicaEpoch,
+                long nowMs) {
         List<PartitionRead> reads = new ArrayList<>(partitions.size());
         long remainingBytes = Math.max(0, responseMaxBytes);
         boolean minOneBatch = true;
@@ -65,7 +66,7 @@ final class FetchReader {
         for (FetchPartitionState state : partitions) {
             int maxBytes = (int) Math.min(Math.max(0, state.partitionMaxBytes()), remainingBytes);
             PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch)
-                    : readForFollower(state, maxBytes, minOneBatch, replicaId, nowMs);
+                    : readForFollower(state, maxBytes, minOneBatch, replicaId, replicaEpoch, nowMs);
             int size = read.records().sizeInBytes();
             if (size > 0) {
                 minOneBatch = false;
@@ -94,7 +95,7 @@ final class FetchReader {
      * diverged instead (Fetch v12's DivergingEpoch), and truncates there. The fetch offset is the follower's log end.
      */
     private PartitionRead readForFollower(FetchPartitionState state, int maxBytes, boolean minOneBatch, int replicaId,
-                                          long nowMs) {
+                                          long replicaEpoch, long nowMs) {
         Partition partition = find(state.key());
         PartitionRead refused = refusal(state, partition);
         if (refused != null) {
@@ -128,7 +129,8 @@ final class FetchReader {
             throttle.record(read.records().sizeInBytes());
         }
         try {
-            partition.onFollowerFetch(lookup.localId(), replicaId, state.fetchOffset(), state.logStartOffset(), nowMs);
+            partition.onFollowerFetch(lookup.localId(), replicaId, replicaEpoch, state.fetchOffset(),
+                    state.logStartOffset(), nowMs);
         } catch (IOException e) {
             LOG.error("Cannot move the high watermark of {}", partition, e);
             return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);

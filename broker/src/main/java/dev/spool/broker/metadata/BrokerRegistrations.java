@@ -51,8 +51,10 @@ public final class BrokerRegistrations {
     /**
      * A cluster's broker registering (fenced, see {@link #register}) after a restart: when {@code previousBrokerEpoch}
      * is not the epoch of its registration (its last process did not shut down cleanly, so it may have lost records
-     * it had not flushed), its replicas stop being eligible leaders (KIP-966). A broker never registered before has
-     * none.
+     * it had not flushed), its replicas leave every ISR and ELR (KIP-966, and Kafka since KAFKA-18106) and lead
+     * nowhere, as a fence would have had them: a broker restarted before its session ended (or before a new active
+     * controller ended it) would otherwise still be in sync with a log that lost its tail, and could be elected. A
+     * broker never registered before has none.
      */
     public static MetadataChange<Long> reregister(MetadataImage image, int brokerId, Uuid incarnationId,
                                                   List<BrokerRegistration.Listener> listeners, String rack,
@@ -64,8 +66,9 @@ public final class BrokerRegistrations {
         }
         // The registration first: the broker epoch is its offset.
         List<VersionedRecord> records = new ArrayList<>(registration.records());
-        records.addAll(partitionChanges(image, rules, partition -> partition.elr().contains(brokerId),
-                change -> change.forgetting(brokerId)));
+        records.addAll(partitionChanges(image, rules, partition -> partition.leader() == brokerId
+                        || partition.isr().contains(brokerId) || partition.elr().contains(brokerId),
+                change -> change.without(brokerId).forgetting(brokerId)));
         return new MetadataChange<>(records, registration.result());
     }
 

@@ -131,15 +131,17 @@ public final class Partition {
     }
 
     /**
-     * On the leader {@code localId}: follower {@code replicaId} fetched from {@code fetchOffset} (it has every record
-     * before it), its log starting at {@code logStartOffset}; the high watermark moves to the lowest log end offset
+     * On the leader {@code localId}: follower {@code replicaId}, in broker epoch {@code brokerEpoch} (-1 when not
+     * known), fetched from {@code fetchOffset} (it has every record before it), its log starting at
+     * {@code logStartOffset}; the high watermark moves to the lowest log end offset
      * of the ISR if that is past it, and then whoever waits on the partition is told, as when the follower's log
      * start moved (a DeleteRecords waits for it).
      */
-    public void onFollowerFetch(int localId, int replicaId, long fetchOffset, long logStartOffset, long nowMs)
-            throws IOException {
+    public void onFollowerFetch(int localId, int replicaId, long brokerEpoch, long fetchOffset, long logStartOffset,
+                                long nowMs) throws IOException {
         long highWatermark = log().highWatermark();
-        boolean logStartMoved = followers.onFetch(replicaId, fetchOffset, logStartOffset, log().logEndOffset(), nowMs);
+        boolean logStartMoved = followers.onFetch(replicaId, brokerEpoch, fetchOffset, logStartOffset,
+                log().logEndOffset(), nowMs);
         maybeAdvanceHighWatermark(localId);
         if (logStartMoved && log().highWatermark() == highWatermark) {
             notifyAppended();

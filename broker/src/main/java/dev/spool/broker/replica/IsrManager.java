@@ -111,7 +111,8 @@ public final class IsrManager implements AutoCloseable {
                     wanted.add(replica);
                 }
             } else if (follower.logEndOffset() >= highWatermark && follower.logEndOffset() >= leadershipStart
-                    && nowMs - follower.lastCaughtUpMs() <= lagTimeMaxMs && image.get().isUnfenced(replica)) {
+                    && nowMs - follower.lastCaughtUpMs() <= lagTimeMaxMs && image.get().isUnfenced(replica)
+                    && fetchedInCurrentEpoch(replica, follower)) {
                 // Caught up lately too, not only up to the high watermark: a follower that stopped fetching while
                 // the high watermark stood still (the ISR below min.insync.replicas) would be taken back and out
                 // again every check.
@@ -123,6 +124,16 @@ public final class IsrManager implements AutoCloseable {
     }
 
 
+    /**
+     * Whether {@code follower}'s state comes from fetches of the broker's registered process (KIP-903): a broker that
+     * restarted after a crash, its log perhaps cut short by a power cut, is registered again with a new epoch, while
+     * its old process's state here still shows it caught up until its new one fetches.
+     */
+    private boolean fetchedInCurrentEpoch(int replica, FollowerStates.FollowerState follower) {
+        BrokerRegistration broker = image.get().brokers().get(replica);
+        return broker != null && (follower.brokerEpoch() < 0 || follower.brokerEpoch() == broker.brokerEpoch());
+    }
+
     private void send(Partition partition, PartitionImage assignment, List<Integer> isr) {
         MetadataImage current = image.get();
         BrokerRegistration self = current.brokers().get(nodeId);
@@ -131,9 +142,13 @@ public final class IsrManager implements AutoCloseable {
         }
         List<AlterPartitionRequestData.BrokerState> members = new ArrayList<>();
         for (int member : isr) {
+            // A member joining with the epoch it fetched in, so that the controller refuses it if it has restarted
+            // since (KIP-903); the others with the epoch they are registered with.
             BrokerRegistration broker = current.brokers().get(member);
-            members.add(new AlterPartitionRequestData.BrokerState().setBrokerId(member)
-                    .setBrokerEpoch(broker == null ? -1 : broker.brokerEpoch()));
+            long fetchedIn = partition.follower(member).brokerEpoch();
+            long epoch = !assignment.isr().contains(member) && fetchedIn >= 0 ? fetchedIn
+                    : broker == null ? -1 : broker.brokerEpoch();
+            members.add(new AlterPartitionRequestData.BrokerState().setBrokerId(member).setBrokerEpoch(epoch));
         }
         AlterPartitionRequestData request = new AlterPartitionRequestData().setBrokerId(nodeId)
                 .setBrokerEpoch(self.brokerEpoch()).setTopics(List.of(new AlterPartitionRequestData.TopicData()

@@ -129,6 +129,31 @@ class PartitionChangeTest {
     }
 
     @Test
+    void aBrokerRestartedAfterACrashBeforeItWasFencedLeavesTheIsrAndLeadsNoMore() {
+        // The controller never saw first die (its session had not ended): it is the leader and in the ISR.
+        apply(BrokerRegistrations.reregister(image, first, new Uuid(7, 7), List.of(), null, -1, MIN_ISR_TWO));
+
+        assertThat(partition().isr()).as("its log may have lost its unflushed tail").containsExactly(second, third);
+        assertThat(partition().leader()).as("an in-sync replica leads instead").isEqualTo(second);
+        assertThat(partition().elr()).isEmpty();
+
+        apply(BrokerRegistrations.fence(image, second, MIN_ISR_TWO));
+        apply(BrokerRegistrations.fence(image, third, MIN_ISR_TWO));
+        apply(BrokerRegistrations.unfence(image, first, MIN_ISR_TWO));
+        assertThat(partition().leader()).as("unfenced again, it is still not eligible").isEqualTo(-1);
+        assertThat(partition().elr()).containsExactly(second, third);
+    }
+
+    @Test
+    void aBrokerRestartedCleanlyKeepsItsPlaceInTheIsr() {
+        long firstEpoch = image.brokers().get(first).brokerEpoch();
+
+        apply(BrokerRegistrations.reregister(image, first, new Uuid(7, 7), List.of(), null, firstEpoch, MIN_ISR_TWO));
+
+        assertThat(partition().isr()).containsExactly(first, second, third);
+    }
+
+    @Test
     void anUncleanElectionAskedForTakesAnEligibleReplicaBeforeOneOutOfSync() {
         apply(BrokerRegistrations.fence(image, third, MIN_ISR_TWO));
         leaderAlters(List.of(first));

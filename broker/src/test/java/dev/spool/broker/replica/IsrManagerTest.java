@@ -85,7 +85,7 @@ class IsrManagerTest {
         fixture.append("lesson", 0, 10);
         long logEnd = fixture.log("lesson", 0).logEndOffset();
         for (int follower : List.of(3, 2)) {
-            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, logEnd, 0, fixture.clock().nowMs());
+            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, -1, logEnd, 0, fixture.clock().nowMs());
         }
 
         isrs.check();
@@ -100,12 +100,38 @@ class IsrManagerTest {
                 .setTopicId(fixture.image().topic("lesson").id()).setPartitionId(0).setLeader(1)));
         long logEnd = fixture.log("lesson", 0).logEndOffset();
         for (int follower : List.of(3, 2)) {
-            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, logEnd, 0, fixture.clock().nowMs());
+            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, -1, logEnd, 0, fixture.clock().nowMs());
         }
 
         isrs.check();
 
         assertThat(asked).as("every replica in sync: nothing to ask").isEmpty();
+    }
+
+    @Test
+    void aFollowerRegisteredAgainIsNotTakenBackOnWhatItsLastProcessFetched() throws Exception {
+        fixture.createTopic("lesson", 1, List.of(1, 2, 3));
+        fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(fixture.image().topic("lesson").id()).setPartitionId(0).setIsr(List.of(1, 3))));
+        fixture.append("lesson", 0, 10);
+        long logEnd = fixture.log("lesson", 0).logEndOffset();
+        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 12, logEnd, 0, fixture.clock().nowMs());
+        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 3, 13, logEnd, 0, fixture.clock().nowMs());
+        assertThat(fixture.log("lesson", 0).highWatermark()).isEqualTo(logEnd);
+        // Broker 2 crashed, lost its unflushed tail, and registered again before it fetched.
+        fixture.apply(VersionedRecord.of(MetadataRecordType.REGISTER_BROKER_RECORD, new RegisterBrokerRecordData()
+                .setBrokerId(2).setBrokerEpoch(40).setIncarnationId(Uuid.randomUuid()).setFenced(false)));
+
+        isrs.check();
+        assertThat(asked).as("its old process's progress does not count").isEmpty();
+
+        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 40, 0, 0, fixture.clock().nowMs());
+        isrs.check();
+        assertThat(asked).as("its new process fetched from offset 0").isEmpty();
+
+        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 40, logEnd, 0, fixture.clock().nowMs());
+        isrs.check();
+        assertThat(asked).as("caught up in its new epoch").containsExactly(List.of(1, 2, 3));
     }
 
     /** This node leads the quorum: the channel hands the AlterPartition to the registry above. */
