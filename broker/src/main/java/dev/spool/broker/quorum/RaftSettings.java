@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
@@ -30,9 +30,13 @@ final class RaftSettings {
     /** The settings of voter {@code self}, snapshotting every {@code snapshotIntervalEntries} applied entries. */
     static RaftProperties of(QuorumVoter self, Path storageDir, long snapshotIntervalEntries) {
         RaftProperties properties = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.NETTY);
-        NettyConfigKeys.Server.setHost(properties, self.host());
-        NettyConfigKeys.Server.setPort(properties, self.port());
+        // gRPC, not Netty: Ratis 3.2.0's Netty log appender answers a follower's higher term on its own thread,
+        // under the server's lock, while a leader stepping down for lost heartbeats waits with that lock for the
+        // appender threads to end; after a pause of the leader (SIGSTOP, a long GC) both happen at once and the
+        // voter deadlocks for good (a fault test found it). gRPC's appender takes replies on gRPC's threads.
+        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(properties, self.host());
+        GrpcConfigKeys.Server.setPort(properties, self.port());
         // Never Ratis' default of /tmp/raft-server.
         RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
         RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_TIMEOUT_MIN);
