@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -215,6 +217,81 @@ class ClusterIT {
                         .anyMatch(node -> node.id() == victim), "the restarted broker unfenced");
                 awaitTrue(() -> describe(admin, "spread").partitions().stream()
                         .allMatch(partition -> partition.leader() != null), "every partition led again");
+            }
+        }
+    }
+
+    /**
+     * The active controller's node dies: the new controller has never heard a heartbeat from it (it heartbeated to
+     * itself) and gives every broker a full session, but that node's Raft voter is silent, which ends its session
+     * long before the session timeout (two minutes here; Kafka waits them out).
+     */
+    @Test
+    void theActiveControllersNodeKilledLosesItsLeadershipsLongBeforeItsSessionEnds() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=120000")) {
+            int leader = quorumLeader(cluster.node(1).bootstrap());
+            int witness = leader == 1 ? 2 : 1;
+            List<Integer> replicas = List.of(leader, witness, 6 - leader - witness);
+            try (Admin admin = admin(cluster.node(witness).bootstrap())) {
+                admin.createTopics(List.of(new NewTopic("led", Map.of(0, replicas)))).all().get(30, TimeUnit.SECONDS);
+                awaitTrue(() -> describe(admin, "led").partitions().get(0).isr().size() == 3
+                        && describe(admin, "led").partitions().get(0).leader().id() == leader,
+                        "led-0 led by the quorum leader, every replica in sync");
+
+                cluster.kill(leader);
+                long killedAt = System.nanoTime();
+                awaitTrue(() -> {
+                    Node now = describe(admin, "led").partitions().get(0).leader();
+                    return now != null && now.id() != leader;
+                }, "led-0 led by another node");
+                long movedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+                System.out.printf("ClusterIT: the active controller's node killed, led-0 led again after %d ms%n",
+                        movedMs);
+                assertThat(movedMs).as("well within the two-minute session").isLessThan(60_000);
+                assertThat(admin.describeCluster().nodes().get(10, TimeUnit.SECONDS)).extracting(Node::id)
+                        .as("the killed node is fenced").doesNotContain(leader);
+            }
+        }
+    }
+
+    /**
+     * The quorum leader stopped (SIGSTOP) for longer than an election, three times: each time it comes back to a
+     * quorum that has moved on, steps down, follows, and is unfenced again, and the cluster takes metadata changes that
+     * reach every node. (With Ratis' Netty RPC the stepping-down leader could deadlock its Raft server for good, and
+     * the node then never applied metadata again; see RaftSettings.)
+     */
+    @Test
+    void aQuorumLeaderPausedLongerThanAnElectionFollowsTheNewOneWhenItResumes() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
+                "broker.heartbeat.interval.ms=500")) {
+            for (int round = 1; round <= 3; round++) {
+                int leader = quorumLeader(cluster.node(1).bootstrap());
+                assertThat(leader).as("round %d: a quorum leader", round).isPositive();
+                cluster.node(leader).pause();
+                Thread.sleep(4_500); // past the longest election timeout (2 s) and the session (3 s)
+                cluster.node(leader).resume();
+
+                String topic = "after-pause-" + round;
+                try (Admin admin = admin(cluster.bootstrap())) {
+                    // Three replicas: refused until the controller has every broker unfenced again.
+                    awaitTrue(() -> {
+                        try {
+                            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 3))).all()
+                                    .get(30, TimeUnit.SECONDS);
+                        } catch (ExecutionException e) {
+                            if (!(e.getCause() instanceof TopicExistsException)) {
+                                throw e; // an earlier try that timed out may have created it
+                            }
+                        }
+                        return true;
+                    }, topic + " created once node " + leader + " is unfenced again after its pause");
+                }
+                for (int nodeId = 1; nodeId <= 3; nodeId++) {
+                    try (Admin alone = admin(cluster.node(nodeId).bootstrap())) {
+                        awaitTrue(() -> alone.listTopics().names().get(10, TimeUnit.SECONDS).contains(topic),
+                                topic + ": node " + nodeId + " has the topic created after the pause");
+                    }
+                }
             }
         }
     }

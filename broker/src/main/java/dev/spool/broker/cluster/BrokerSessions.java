@@ -4,6 +4,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,8 @@ public final class BrokerSessions {
     private final Map<Integer, Long> lastContactMs = new ConcurrentHashMap<>();
     /** The connection each broker's last heartbeat came on (its address on the broker's side). */
     private final Map<Integer, SocketAddress> heartbeatConnections = new ConcurrentHashMap<>();
+    /** The brokers given a session by {@link #restartAll} that have not been heard from since. */
+    private final Set<Integer> notHeardSinceRestart = ConcurrentHashMap.newKeySet();
 
     public BrokerSessions(long sessionTimeoutMs) {
         this.sessionTimeoutMs = sessionTimeoutMs;
@@ -40,6 +43,7 @@ public final class BrokerSessions {
     /** Broker {@code brokerId} was heard from at {@code nowMs}. */
     public void touch(int brokerId, long nowMs) {
         lastContactMs.put(brokerId, nowMs);
+        notHeardSinceRestart.remove(brokerId);
     }
 
     /** Broker {@code brokerId}'s heartbeat came at {@code nowMs} on the connection from {@code peer}. */
@@ -58,17 +62,32 @@ public final class BrokerSessions {
         heartbeatConnections.forEach((brokerId, connection) -> {
             if (connection.equals(peer) && heartbeatConnections.remove(brokerId, connection)) {
                 LOG.info("Broker {}'s heartbeat connection from {} closed: its session ends now", brokerId, peer);
-                lastContactMs.computeIfPresent(brokerId, (id, last) -> ENDED);
+                end(brokerId);
             }
         });
+    }
+
+    /** Broker {@code brokerId}'s session ends now: it is fenced at the next check unless a heartbeat comes first. */
+    public void end(int brokerId) {
+        lastContactMs.computeIfPresent(brokerId, (id, last) -> ENDED);
+    }
+
+    /**
+     * Whether {@code brokerId} was given its session by {@link #restartAll} and has not been heard from since: all
+     * this controller knows of it is that the last one counted it alive.
+     */
+    public boolean notHeardSinceRestart(int brokerId) {
+        return notHeardSinceRestart.contains(brokerId);
     }
 
     /** Starts a full session at {@code nowMs} for each of {@code brokerIds}, and forgets every other broker. */
     public void restartAll(Iterable<Integer> brokerIds, long nowMs) {
         lastContactMs.clear();
         heartbeatConnections.clear();
+        notHeardSinceRestart.clear();
         for (int brokerId : brokerIds) {
             lastContactMs.put(brokerId, nowMs);
+            notHeardSinceRestart.add(brokerId);
         }
     }
 

@@ -56,4 +56,26 @@ class BrokerSessionsTest {
         sessions.onConnectionClosed(brokerTwo);
         assertThat(sessions.isExpired(2, 5_001)).as("heartbeats on this controller's connections count").isFalse();
     }
+
+    @Test
+    void anEndedSessionIsExpiredUntilTheNextHeartbeat() {
+        sessions.touch(2, 1_000, brokerTwo);
+        sessions.end(2);
+        assertThat(sessions.isExpired(2, 1_001)).isTrue();
+
+        sessions.touch(2, 1_500, brokerTwo);
+        assertThat(sessions.isExpired(2, 1_501)).isFalse();
+    }
+
+    @Test
+    void aBrokerGivenASessionByANewControllerIsNotHeardFromUntilItsFirstHeartbeat() {
+        sessions.restartAll(List.of(2, 3), 1_000);
+        assertThat(sessions.notHeardSinceRestart(2)).isTrue();
+
+        sessions.touch(2, 1_200, brokerTwo);
+
+        assertThat(sessions.notHeardSinceRestart(2)).isFalse();
+        assertThat(sessions.notHeardSinceRestart(3)).isTrue();
+        assertThat(sessions.notHeardSinceRestart(4)).as("never given a session").isFalse();
+    }
 }
