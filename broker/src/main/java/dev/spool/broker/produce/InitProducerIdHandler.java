@@ -33,9 +33,13 @@ public final class InitProducerIdHandler implements ApiHandler {
                     .setProducerId(-1)
                     .setProducerEpoch((short) -1));
         }
-        return producerIds.nextProducerId().thenApply(producerId -> new InitProducerIdResponseData()
-                .setErrorCode(Errors.NONE.code())
-                .setProducerId(producerId)
-                .setProducerEpoch((short) 0));
+        // No id to hand out (this broker's block is used up and the controller cannot give another now: an election
+        // under way, a lost quorum): Kafka's retriable answer, which the producer retries, rather than a closed
+        // connection.
+        return producerIds.nextProducerId().handle((producerId, failure) -> failure == null
+                ? new InitProducerIdResponseData().setErrorCode(Errors.NONE.code()).setProducerId(producerId)
+                        .setProducerEpoch((short) 0)
+                : new InitProducerIdResponseData().setErrorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code())
+                        .setProducerId(-1).setProducerEpoch((short) -1));
     }
 }
