@@ -3,6 +3,7 @@ package dev.spool.broker;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.network.NetworkTransport;
 import java.io.IOException;
 import java.util.List;
@@ -85,6 +86,10 @@ public final class Broker implements AutoCloseable {
                     ? metadata.register(network.advertised, storage.logs.previousBrokerEpoch()) : null;
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
             if (registration != null) {
+                // Unfenced: caught up with the metadata, so it leads what the image says it leads, and loads the
+                // group shards it leads (their image came while it led nothing).
+                partitions.partitions.markCaughtUp();
+                coordinators.groups.onImage(MetadataImage.EMPTY, metadata.metadata.image());
                 // Written into the clean-shutdown markers: the next start tells the controller it shut down cleanly.
                 storage.logs.brokerEpoch(registration.brokerEpoch());
                 // Closed first: a broker of a cluster asks to be fenced while it still serves.

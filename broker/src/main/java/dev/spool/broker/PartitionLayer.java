@@ -54,6 +54,7 @@ final class PartitionLayer implements AutoCloseable {
                     metadata.configLayers::topicLogDefaults));
             metadata.metadata.addListener(partitions);
             if (metadata.clients != null) {
+                partitions.leadNothingUntilCaughtUp(); // until Broker marks it, once the controller unfenced it
                 // After the partition manager: a partition is hosted, with its new assignment, before it is followed.
                 metadata.metadata.addListener(closer.register(new ReplicaFetchers(config.nodeId(), partitions,
                         metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config),

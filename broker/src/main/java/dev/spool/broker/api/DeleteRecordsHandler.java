@@ -105,7 +105,7 @@ public final class DeleteRecordsHandler implements ApiHandler {
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
         }
-        if (partition.assignment().leader() != partitions.nodeId()) {
+        if (!partitions.leads(partition)) {
             return result.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()); // followers take it from the leader
         }
         if (!partition.log().config().delete) {

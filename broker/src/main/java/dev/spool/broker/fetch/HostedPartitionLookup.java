@@ -44,7 +44,7 @@ public final class HostedPartitionLookup implements PartitionLookup {
 
     @Override
     public boolean leads(Partition partition) {
-        return partition.assignment().leader() == partitions.nodeId();
+        return partitions.leads(partition);
     }
 
     @Override

@@ -132,9 +132,10 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         }
         for (PartitionImage image : topic.partitions().values()) {
             int index = image.partition();
-            Partition partition = image.leader() == nodeId ? partitions.get(TOPIC, index) : null;
+            Partition partition = partitions.leads(image) ? partitions.get(TOPIC, index) : null;
             if (partition != null) {
-                runtime.scheduleLoad(index, image.leaderEpoch(), new PartitionCommitWatermark(partition),
+                int epoch = image.leaderEpoch();
+                runtime.scheduleLoad(index, epoch, new PartitionCommitWatermark(partition, epoch),
                         timer -> new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, clock),
                                 timer, clock::nowMs, settings));
             } else {

@@ -124,10 +124,16 @@ public final class Partition {
     }
 
     void setAssignment(PartitionImage assignment) {
-        if (assignment.leaderEpoch() != this.assignment.leaderEpoch()) {
+        boolean newLeadership = assignment.leaderEpoch() != this.assignment.leaderEpoch();
+        if (newLeadership) {
             followers.reset();
         }
         this.assignment = assignment;
+        if (newLeadership) {
+            // Whoever waits on the old leadership is answered now (a parked acks=all batch: NOT_LEADER_OR_FOLLOWER,
+            // as Kafka's broker answers them when it becomes a follower), not at its timeout.
+            notifyAppended();
+        }
     }
 
     /**

@@ -84,6 +84,34 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
         return nodeId;
     }
 
+    /**
+     * A cluster's broker that has just started leads nothing until {@link #markCaughtUp}: the images it applies
+     * meanwhile are the metadata log replayed from where its copy ended (or from nothing), so they name it leader of
+     * partitions in epochs long over. A write it took as such a leader would go to its log end stamped with the old
+     * epoch, which the real log continues with other records: no epoch check could see that the two logs differ.
+     * Kafka's broker likewise serves nothing before its metadata has caught up.
+     */
+    public void leadNothingUntilCaughtUp() {
+        caughtUp = false;
+    }
+
+    /** The broker's metadata has caught up with the quorum (the controller unfenced it): it leads what it leads. */
+    public void markCaughtUp() {
+        caughtUp = true;
+    }
+
+    /** Whether this broker acts as {@code partition}'s leader: the image says so, and it has caught up. */
+    public boolean leads(Partition partition) {
+        return leads(partition.assignment());
+    }
+
+    /** As {@link #leads(Partition)}, for a partition's assignment in an image. */
+    public boolean leads(PartitionImage assignment) {
+        return caughtUp && assignment.leader() == nodeId;
+    }
+
+    private volatile boolean caughtUp = true;
+
     private PartitionManager(int nodeId, LogManager logs, boolean ownsLogs,
                              Function<MetadataImage, Map<String, String>> defaults) {
         this.nodeId = nodeId;

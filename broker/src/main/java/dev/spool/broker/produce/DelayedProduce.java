@@ -46,22 +46,29 @@ final class DelayedProduce extends DelayedOperation {
 
     @Override
     protected boolean canComplete() {
-        return partition.log().highWatermark() >= commitOffset || partition.isOffline()
-                || partition.leaderEpoch() != leaderEpoch;
+        return partition.leaderEpoch() != leaderEpoch || partition.isOffline()
+                || partition.log().highWatermark() >= commitOffset;
     }
 
+    /**
+     * The leadership is checked after the high watermark is read, and wins: once this broker follows, its high
+     * watermark is the new leader's, which says nothing of this batch (the new leader may not have it, and this log
+     * is truncated to the new leader's and fills with other records at the same offsets). A high watermark read
+     * while the epoch was still the batch's is the leader's own.
+     */
     @Override
     protected void complete(boolean expired) {
-        if (partition.log().highWatermark() >= commitOffset) {
-            answer.complete(partition.assignment().isr().size() >= minInsyncReplicas ? written
-                    // No message, as Kafka's: the client prints the error's own text.
-                    : PartitionAppender.error(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND, null));
+        long highWatermark = partition.log().highWatermark();
+        if (partition.leaderEpoch() != leaderEpoch) {
+            answer.complete(PartitionAppender.error(Errors.NOT_LEADER_OR_FOLLOWER, "The leadership of "
+                    + partition.topicPartition() + " moved before the batch was committed"));
         } else if (partition.isOffline()) {
             answer.complete(PartitionAppender.error(Errors.KAFKA_STORAGE_ERROR,
                     "The log dir of " + partition.topicPartition() + " is offline"));
-        } else if (partition.leaderEpoch() != leaderEpoch) {
-            answer.complete(PartitionAppender.error(Errors.NOT_LEADER_OR_FOLLOWER, "The leadership of "
-                    + partition.topicPartition() + " moved before the batch was committed"));
+        } else if (highWatermark >= commitOffset) {
+            answer.complete(partition.assignment().isr().size() >= minInsyncReplicas ? written
+                    // No message, as Kafka's: the client prints the error's own text.
+                    : PartitionAppender.error(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND, null));
         } else {
             // No message, as Kafka's (its clients print "Error: REQUEST_TIMED_OUT" alone).
             answer.complete(PartitionAppender.error(Errors.REQUEST_TIMED_OUT, null));

@@ -92,7 +92,7 @@ public final class ProduceHandler implements ApiHandler {
                     answers.add(failed(error).setIndex(data.index()));
                     continue;
                 }
-                if (partition.assignment().leader() != partitions.nodeId()) {
+                if (!partitions.leads(partition)) {
                     // A follower replica, or a partition without a leader: only the leader takes writes. The
                     // client is told where the leader is (KIP-951), so it need not refresh its metadata first.
                     int leader = partition.assignment().leader();

@@ -10,6 +10,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
+import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.broker.purgatory.ManualWaitTimer;
@@ -28,11 +29,15 @@ import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
 import dev.spool.protocol.types.ByteBufferRecords;
+import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +55,7 @@ class ProduceHandlerTest {
     private PartitionAppenders appenders;
     private ProduceHandler handler;
     private MetadataImage image = MetadataImage.EMPTY;
+    private final ManualWaitTimer waits = new ManualWaitTimer();
 
     @BeforeEach
     void setUp() {
@@ -71,7 +77,7 @@ class ProduceHandlerTest {
         // The fixture's partition manager sees the same records as the image the handler reads.
         image = image.apply(records, records.size());
         fixture.apply(records.toArray(VersionedRecord[]::new));
-        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis, new ManualWaitTimer());
+        appenders = new PartitionAppenders(partitions, 2, System::currentTimeMillis, waits);
         handler = new ProduceHandler(() -> image, partitions, appenders);
     }
 
@@ -101,6 +107,14 @@ class ProduceHandlerTest {
                 .setTopicData(List.of(topics));
         return (ProduceResponseData) handler.handle(new RequestContext(ApiKey.PRODUCE, version, 1, "test", null),
                 request).join();
+    }
+
+    private static void awaitOrFail(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+            Thread.sleep(5);
+        }
     }
 
     private static List<Short> errors(ProduceResponseData response, int topic) {
@@ -146,6 +160,64 @@ class ProduceHandlerTest {
             assertThat(node.nodeId()).isEqualTo(2);
             assertThat(node.host()).isEqualTo("broker-2");
         });
+    }
+
+    /**
+     * A leader that loses its leadership with an acks=all batch parked: as a follower it truncates to the new leader's
+     * log and takes the new leader's high watermark, which soon passes the batch's offsets though those offsets hold
+     * other records now. The batch is answered NOT_LEADER_OR_FOLLOWER, never as written (a fault schedule found
+     * acknowledged records lost this way, their offsets reused).
+     */
+    @Test
+    void aParkedAcksAllBatchIsAnsweredNotLeaderWhenTheLeadershipMovesWhateverTheHighWatermarkThenSays() throws Exception {
+        List<VersionedRecord> changes = new ArrayList<>(BrokerRegistrations.register(image, 2, new Uuid(2, 2),
+                List.of(new BrokerRegistration.Listener("PLAINTEXT", "broker-2", 9092, (short) 0))).records());
+        changes.add(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                .setTopicId(ordersId).setPartitionId(1).setReplicas(List.of(1, 2)).setIsr(List.of(1, 2))));
+        image = image.apply(changes, image.offset() + changes.size());
+        fixture.apply(changes.toArray(VersionedRecord[]::new));
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000)
+                .setTopicData(List.of(new TopicProduceData().setName("orders").setPartitionData(List.of(data(1, 10)))));
+        CompletableFuture<Message> answer = handler.handle(new RequestContext(ApiKey.PRODUCE, (short) 9, 1, "test",
+                null), request);
+        Partition partition = partitions.get("orders", 1);
+        awaitOrFail(() -> partition.log().logEndOffset() == 1, "the batch written (on the appenders' threads)");
+        waits.runPending();
+        assertThat(answer).as("parked until broker 2 has the batch").isNotDone();
+
+        List<VersionedRecord> moved = List.of(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
+                new PartitionChangeRecordData().setTopicId(ordersId).setPartitionId(1).setLeader(2)));
+        image = image.apply(moved, image.offset() + moved.size());
+        fixture.apply(moved.toArray(VersionedRecord[]::new));
+        partition.log().updateHighWatermark(partition.log().logEndOffset()); // the new leader's, passing the batch
+        partition.notifyAppended();
+        awaitOrFail(() -> {
+            waits.runPending();
+            return answer.isDone();
+        }, "an answer");
+
+        ProduceResponseData response = (ProduceResponseData) answer.join();
+        assertThat(errors(response, 0)).containsExactly(Errors.NOT_LEADER_OR_FOLLOWER.code());
+    }
+
+    /**
+     * A cluster's broker that restarted replays the metadata from where its copy ended: until it has caught up, the
+     * images name it leader in epochs long over, and a write it took would continue its log with the old epoch where
+     * the real log holds other records. It takes none until it has caught up.
+     */
+    @Test
+    void aBrokerThatHasNotCaughtUpWithTheMetadataTakesNoWriteWhateverItsImageSays() {
+        partitions.leadNothingUntilCaughtUp();
+
+        ProduceResponseData refused = produce((short) 9, (short) -1,
+                new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10))));
+        assertThat(errors(refused, 0)).containsExactly(Errors.NOT_LEADER_OR_FOLLOWER.code());
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).as("nothing written").isZero();
+
+        partitions.markCaughtUp();
+        ProduceResponseData taken = produce((short) 9, (short) -1,
+                new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10))));
+        assertThat(errors(taken, 0)).containsExactly(Errors.NONE.code());
     }
 
     @Test
