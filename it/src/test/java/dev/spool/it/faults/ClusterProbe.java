@@ -35,7 +35,11 @@ public final class ClusterProbe {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of("bootstrap.servers", bootstrap.get(), "default.api.timeout.ms", ANSWER_MS,
+        return admin(bootstrap.get());
+    }
+
+    private static Admin admin(String servers) {
+        return Admin.create(Map.of("bootstrap.servers", servers, "default.api.timeout.ms", ANSWER_MS,
                 "request.timeout.ms", ANSWER_MS, "reconnect.backoff.max.ms", 500));
     }
 
@@ -54,10 +58,26 @@ public final class ClusterProbe {
     /** The node leading the metadata quorum; -1 when the cluster does not answer in time. */
     public int quorumLeader() {
         try (Admin admin = admin()) {
-            return admin.describeMetadataQuorum().quorumInfo().get(ANSWER_MS, TimeUnit.MILLISECONDS).leaderId();
+            return quorumLeader(admin);
         } catch (Exception unknown) {
             return -1;
         }
+    }
+
+    /**
+     * The node leading the metadata quorum as the node at {@code address} (host:port) alone knows it; -1 when it knows
+     * none, or does not answer in time. (A node answers DescribeQuorum from its own Raft state.)
+     */
+    public static int quorumLeaderAsSeenBy(String address) {
+        try (Admin admin = admin(address)) {
+            return quorumLeader(admin);
+        } catch (Exception unknown) {
+            return -1;
+        }
+    }
+
+    private static int quorumLeader(Admin admin) throws Exception {
+        return admin.describeMetadataQuorum().quorumInfo().get(ANSWER_MS, TimeUnit.MILLISECONDS).leaderId();
     }
 
     /** Whether every partition of {@code topics} has a leader and all its replicas in sync. */

@@ -18,12 +18,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * committing group) runs on three nodes while a seeded {@link FaultSchedule} plays every fault the bed supports; then
  * everything is healed, the readers drain to the log end, and the {@link HistoryChecker} decides from the history
  * alone: no lost write, no offset holding two values, no duplicate from an idempotent producer, no aborted read.
- * Runs when given its length, {@code -Dfaults.seconds=N} (60: every kind once, 2-3 minutes played with the
- * healing); a failure prints the seed to replay it ({@code -Dfaults.seed=S}).
+ * Runs when given its length: {@code -Dfaults.seconds=0} plays every fault kind the bed supports once, in a seeded
+ * order (2-3 minutes with the healing); {@code -Dfaults.seconds=N} plays random kinds after those until about N
+ * seconds of faults. A failure prints the seed to replay it ({@code -Dfaults.seed=S}) and where the nodes' logs are.
  *
- * <p>Not in {@code bin/test} yet: on the namespace bed it found acknowledged records lost and offsets reused on a
- * whole build (seed 10683543184613, around a power cut; RELIABILITY.md, "Open"). CI runs it again once that is
- * fixed, as issue 20 asks.
+ * <p>Not in {@code bin/test} yet: a run still finds, now and then, one acknowledged record lost around a pause of
+ * the node that is both the active controller and a partition's leader (RELIABILITY.md, "Open"). CI runs it once
+ * that is fixed, as issue 20 asks.
  */
 class FaultScheduleIT {
 
@@ -32,7 +33,8 @@ class FaultScheduleIT {
     private static final int NODES = 3;
     /** A node missing its heartbeats this long is fenced: the line between a short and a long pause. */
     private static final long SESSION_TIMEOUT_MS = 3_000;
-    private static final int DEFAULT_SECONDS = 60;
+    /** Every kind once, nothing more. */
+    private static final int DEFAULT_SECONDS = 0;
 
     @Test
     @EnabledIfSystemProperty(named = FaultSchedule.SECONDS_PROPERTY, matches = "[0-9]+")
@@ -43,8 +45,10 @@ class FaultScheduleIT {
                 .toAbsolutePath();
         long startedNs = System.nanoTime();
         FaultSchedule schedule = null;
+        Path nodeLogs = null;
         try (Nemesis nemesis = Beds.start(NODES, seed, List.of("broker.session.timeout.ms=" + SESSION_TIMEOUT_MS,
                 "broker.heartbeat.interval.ms=500", "group.initial.rebalance.delay.ms=0"))) {
+            nodeLogs = nemesis instanceof NamespaceCluster namespaces ? namespaces.nodeLogs() : null;
             schedule = FaultSchedule.generate(seed, seconds, nemesis.nodes().size(), nemesis.canPartition(),
                     nemesis.canFillDisk(), SESSION_TIMEOUT_MS, PARTITIONS);
             System.out.println("FaultScheduleIT: " + schedule + "history: " + historyFile);
@@ -58,7 +62,10 @@ class FaultScheduleIT {
                 Workload workload = new Workload(nemesis::bootstrap, history, TOPIC, PARTITIONS);
                 workload.start();
                 SchedulePlayer player = new SchedulePlayer(nemesis, TOPIC, List.of(TOPIC, "__consumer_offsets"));
-                long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * seconds + 60);
+                // Bounded whatever happens: twice the faults' length, or 25 s a step (a fault, its healing and
+                // the quiet after it) for the every-kind-once run, and a minute more.
+                long deadlineNs = System.nanoTime()
+                        + TimeUnit.SECONDS.toNanos(Math.max(2L * seconds, 25L * schedule.steps().size()) + 60);
                 int played;
                 try {
                     played = player.play(schedule, deadlineNs);
@@ -80,7 +87,7 @@ class FaultScheduleIT {
         } catch (Exception | Error failure) {
             System.out.println("FaultScheduleIT FAILED: seed " + seed + ", "
                     + (schedule == null ? "-D" + FaultSchedule.SEED_PROPERTY + "=" + seed : schedule.replayHint())
-                    + "; history " + historyFile);
+                    + "; history " + historyFile + (nodeLogs == null ? "" : "; node logs " + nodeLogs));
             throw failure;
         }
     }

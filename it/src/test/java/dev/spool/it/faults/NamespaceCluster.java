@@ -8,6 +8,8 @@ import dev.spool.log.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Not thread-safe: one fault schedule drives it (the {@link Nemesis} contract); only {@link #close} is
@@ -46,6 +49,7 @@ public final class NamespaceCluster implements Nemesis {
     private final SmallFileSystem[] disks;
     private final Set<Integer> paused = new HashSet<>();
     private final List<String> powerCuts = new ArrayList<>();
+    private final Path nodeLogs;
     private final Thread closeOnExit = new Thread(this::closeQuietly, "namespace-cluster-close");
     private boolean closed;
 
@@ -54,6 +58,7 @@ public final class NamespaceCluster implements Nemesis {
         this.root = root;
         this.extraSettings = extraSettings;
         this.random = new Random(seed);
+        this.nodeLogs = Path.of("target", "faults", "node-logs-" + seed).toAbsolutePath();
         this.processes = new SpoolProcess[bed.size()];
         this.disks = new SmallFileSystem[bed.size()];
     }
@@ -76,6 +81,8 @@ public final class NamespaceCluster implements Nemesis {
         }
         Runtime.getRuntime().addShutdownHook(cluster.closeOnExit);
         try {
+            FileTrees.deleteRecursively(cluster.nodeLogs);
+            Files.createDirectories(cluster.nodeLogs);
             bed.record().add("tree", cluster.root.toString());
             cluster.prepareDisks();
             cluster.startAll();
@@ -159,6 +166,41 @@ public final class NamespaceCluster implements Nemesis {
         return bed;
     }
 
+    /**
+     * Where each node's output is kept, {@code node-N.log}, every process it ran one after another (a process's lines
+     * are written when it is replaced by a restart or the cluster closes), and at the close its metadata log,
+     * {@code node-N-metadata/}. Kept after {@link #close} (under {@code target/}) for the run that failed.
+     */
+    public Path nodeLogs() {
+        return nodeLogs;
+    }
+
+    private void saveOutput(int node) throws IOException {
+        SpoolProcess process = processes[node - 1];
+        List<String> lines = new ArrayList<>();
+        lines.add("=== pid " + process.pid());
+        lines.addAll(process.output());
+        Files.write(nodeLogs.resolve("node-" + node + ".log"), lines, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Keeps node {@code node}'s copy of the metadata log ({@code node-N-metadata/}, Kafka's format: its
+     * DumpLogSegments decodes every ISR and leader change with the time it was made) beside its output.
+     */
+    private void saveMetadataLog(int node) throws IOException {
+        Path metadata = dataDir(node).resolve("__cluster_metadata-0");
+        if (!Files.isDirectory(metadata)) {
+            return;
+        }
+        Path copy = Files.createDirectories(nodeLogs.resolve("node-" + node + "-metadata"));
+        try (Stream<Path> files = Files.list(metadata)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(file, copy.resolve(file.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
     /** What each {@link #powerLoss} damaged, one line per partition, in order. */
     public List<String> powerCuts() {
         return List.copyOf(powerCuts);
@@ -184,6 +226,7 @@ public final class NamespaceCluster implements Nemesis {
         if (process(node).isAlive()) {
             throw new IllegalStateException("node " + node + " still runs (pid " + process(node).pid() + ")");
         }
+        saveOutput(node);
         processes[node - 1] = startProcess(node);
     }
 
@@ -288,7 +331,9 @@ public final class NamespaceCluster implements Nemesis {
                         resume(node);
                     }
                     processes[node - 1].stop();
+                    saveOutput(node);
                 }
+                saveMetadataLog(node);
             }
             for (SmallFileSystem disk : disks) {
                 if (disk != null) {

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -133,8 +134,7 @@ class NetworkBedIT {
         }
         int[] majority = others.stream().mapToInt(Integer::intValue).toArray();
         assertThat(datagramsArriving(majority[0], majority[1])).as("within the majority").isPositive();
-        int newLeader = await("a quorum leader on the majority side " + others, cluster::quorumLeader,
-                others::contains);
+        int newLeader = awaitQuorumLeaderAmong(others);
         System.out.printf("NetworkBedIT: quorum leader %d isolated, %d leads now%n", leader, newLeader);
 
         cluster.heal();
@@ -253,7 +253,7 @@ class NetworkBedIT {
     /** Whether node {@code node}, asked alone, answers a DescribeCluster within 5 s. */
     private static boolean answersAlone(int node) throws InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.bed().address(node) + ":" + NamespaceCluster.CLIENT_PORT,
+                clientAddress(node),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4_000))) {
             admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
@@ -296,6 +296,35 @@ class NetworkBedIT {
             value = probe.value();
         }
         return value;
+    }
+
+    /**
+     * Asks each node of {@code side} alone which node leads the quorum until one names a node of {@code side}: asking
+     * any node (the bootstrap list) would often reach the isolated one. On failure, says what every node saw.
+     */
+    private static int awaitQuorumLeaderAmong(Set<Integer> side) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            for (int node : side) {
+                int leader = ClusterProbe.quorumLeaderAsSeenBy(clientAddress(node));
+                if (side.contains(leader)) {
+                    return leader;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                StringJoiner seen = new StringJoiner(", ");
+                for (int node : cluster.nodes()) {
+                    seen.add("node " + node + " names " + ClusterProbe.quorumLeaderAsSeenBy(clientAddress(node)));
+                }
+                throw new AssertionError("no quorum leader among " + side + " in 60 s: " + seen + "; node logs in "
+                        + cluster.nodeLogs() + " (seed " + SEED + ")");
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static String clientAddress(int node) {
+        return cluster.bed().address(node) + ":" + NamespaceCluster.CLIENT_PORT;
     }
 
     private static void awaitEveryBrokerUnfenced(Admin admin) throws Exception {
