@@ -39,17 +39,24 @@ class ReplicatedDeleteRecordsIT {
             ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "r", 100);
             TopicPartition partition = new TopicPartition(TOPIC, 0);
 
-            cluster.node(2).pause();
+            // A follower that is not the active controller: a new controller would fence a paused one as soon as
+            // its Raft voter is silent (BrokerFencer), and it would no longer hold the deletion back.
+            int quorumLeader = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS).leaderId();
+            int follower = quorumLeader == 2 ? 1 : 2;
+            cluster.node(follower).pause();
             try {
-                // Within the 30 s session timeout broker 2 is still live: its replica must delete too.
-                assertThatThrownBy(() -> admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(40)),
-                        new DeleteRecordsOptions().timeoutMs(3_000)).lowWatermarks().get(partition)
-                        .get(30, TimeUnit.SECONDS))
-                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
-                assertThat(ReplicatedTopics.offset(admin, TOPIC, 0, OffsetSpec.earliest()))
-                        .as("the leader deleted meanwhile").isEqualTo(40);
+                // Within the 30 s session timeout the follower is still live: its replica must delete too. Tried
+                // again until the leader has the request: the admin client may first ask the paused node for
+                // metadata, and time out before the request is sent.
+                MetadataQuorumTool.awaitTrue(() -> {
+                    assertThatThrownBy(() -> admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(40)),
+                            new DeleteRecordsOptions().timeoutMs(3_000)).lowWatermarks().get(partition)
+                            .get(30, TimeUnit.SECONDS))
+                            .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
+                    return ReplicatedTopics.offset(admin, TOPIC, 0, OffsetSpec.earliest()) == 40;
+                }, "the leader deleted meanwhile, the deletion not answered");
             } finally {
-                cluster.node(2).resume();
+                cluster.node(follower).resume();
             }
 
             long lowWatermark = admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(60)))
