@@ -20,7 +20,7 @@ final class CoordinatorLayer implements AutoCloseable {
 
     static CoordinatorLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
                                   PartitionLayer partitions) {
-        GroupCoordinator groups = new GroupCoordinator(GroupSettings.from(config), config.nodeId(),
+        GroupCoordinator groups = new GroupCoordinator(GroupSettings.from(config),
                 config.get(BrokerConfig.GROUP_COORDINATOR_THREADS), metadata.metadata, metadata.topicCreator(),
                 partitions.partitions, storage.clock);
         try {

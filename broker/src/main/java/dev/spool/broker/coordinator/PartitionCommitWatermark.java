@@ -32,11 +32,10 @@ public final class PartitionCommitWatermark implements CommitWatermark {
         return partition.log().logEndOffset();
     }
 
-    /** The high watermark; -1 once the leader epoch is not this watermark's (read after it, see the class comment). */
+    /** The high watermark; -1 once the leader epoch is not this watermark's (see the class comment). */
     @Override
     public long committedUpTo() {
-        long highWatermark = partition.log().highWatermark();
-        return partition.leaderEpoch() == leaderEpoch ? highWatermark : -1;
+        return partition.highWatermarkIn(leaderEpoch);
     }
 
     @Override

@@ -37,18 +37,19 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
     public static final String TOPIC = "__consumer_offsets";
 
     private final GroupSettings settings;
-    private final int nodeId;
     private final CoordinatorRuntime<GroupCoordinatorShard> runtime;
     private final MetadataManager metadata;
     private final TopicCreator topics;
     private final PartitionManager partitions;
     private final LogClock clock;
 
-    /** The coordinator of broker {@code nodeId}, its shards on {@code threads} threads (group.coordinator.threads). */
-    public GroupCoordinator(GroupSettings settings, int nodeId, int threads, MetadataManager metadata,
+    /**
+     * The coordinator of the broker {@code partitions} belongs to (it loads the shards that broker leads), its shards on
+     * {@code threads} threads (group.coordinator.threads).
+     */
+    public GroupCoordinator(GroupSettings settings, int threads, MetadataManager metadata,
                             TopicCreator topics, PartitionManager partitions, LogClock clock) {
         this.settings = settings;
-        this.nodeId = nodeId;
         this.runtime = new CoordinatorRuntime<>("group", threads);
         this.metadata = metadata;
         this.topics = topics;

@@ -123,6 +123,17 @@ public final class Partition {
         }
     }
 
+    /**
+     * The high watermark as the leader of {@code leaderEpoch} has it, or -1 once that leadership is over: this broker
+     * then follows, and its high watermark is the new leader's, which says nothing of what it wrote as leader (its
+     * log is truncated to the new leader's and refilled with other records at the same offsets). Read before the
+     * epoch, so a value returned was read while the epoch was still {@code leaderEpoch}.
+     */
+    public long highWatermarkIn(int leaderEpoch) {
+        long highWatermark = log().highWatermark();
+        return leaderEpoch() == leaderEpoch ? highWatermark : -1;
+    }
+
     void setAssignment(PartitionImage assignment) {
         boolean newLeadership = assignment.leaderEpoch() != this.assignment.leaderEpoch();
         if (newLeadership) {

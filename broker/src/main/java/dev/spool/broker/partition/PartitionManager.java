@@ -47,6 +47,8 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     private final boolean ownsLogs;
     private final Function<MetadataImage, Map<String, String>> logConfigDefaults;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /** False from {@link #leadNothingUntilCaughtUp} until {@link #markCaughtUp}. */
+    private volatile boolean caughtUp = true;
 
     /**
      * @param nodeId            this broker: it hosts the partitions whose replicas include it
@@ -109,8 +111,6 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     public boolean leads(PartitionImage assignment) {
         return caughtUp && assignment.leader() == nodeId;
     }
-
-    private volatile boolean caughtUp = true;
 
     private PartitionManager(int nodeId, LogManager logs, boolean ownsLogs,
                              Function<MetadataImage, Map<String, String>> defaults) {

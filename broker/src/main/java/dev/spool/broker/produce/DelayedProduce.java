@@ -47,19 +47,17 @@ final class DelayedProduce extends DelayedOperation {
     @Override
     protected boolean canComplete() {
         return partition.leaderEpoch() != leaderEpoch || partition.isOffline()
-                || partition.log().highWatermark() >= commitOffset;
+                || partition.highWatermarkIn(leaderEpoch) >= commitOffset;
     }
 
     /**
-     * The leadership is checked after the high watermark is read, and wins: once this broker follows, its high
-     * watermark is the new leader's, which says nothing of this batch (the new leader may not have it, and this log
-     * is truncated to the new leader's and fills with other records at the same offsets). A high watermark read
-     * while the epoch was still the batch's is the leader's own.
+     * The leadership wins: once this broker follows, its high watermark says nothing of this batch (see
+     * {@link Partition#highWatermarkIn}).
      */
     @Override
     protected void complete(boolean expired) {
-        long highWatermark = partition.log().highWatermark();
-        if (partition.leaderEpoch() != leaderEpoch) {
+        long highWatermark = partition.highWatermarkIn(leaderEpoch);
+        if (highWatermark < 0) {
             answer.complete(PartitionAppender.error(Errors.NOT_LEADER_OR_FOLLOWER, "The leadership of "
                     + partition.topicPartition() + " moved before the batch was committed"));
         } else if (partition.isOffline()) {

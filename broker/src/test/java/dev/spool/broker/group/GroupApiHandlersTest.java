@@ -93,7 +93,7 @@ class GroupApiHandlersTest {
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes());
         topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
-        coordinator = new GroupCoordinator(settings, 1, 2, metadata, TopicCreator.local(metadata, topics), partitions, System::currentTimeMillis);
+        coordinator = new GroupCoordinator(settings, 2, metadata, TopicCreator.local(metadata, topics), partitions, System::currentTimeMillis);
         metadata.addListener(coordinator);
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
