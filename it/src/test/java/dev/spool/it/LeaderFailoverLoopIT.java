@@ -14,13 +14,11 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,13 +62,13 @@ class LeaderFailoverLoopIT {
             try (Admin admin = admin(cluster.bootstrap())) {
                 ReplicatedTopics.create(admin, TOPIC, PARTITIONS, 2);
             }
-            awaitEveryReplicaInSync(cluster, TOPIC);
+            ReplicatedTopics.awaitEveryReplicaInSync(cluster, TOPIC);
             NumberedProducer producer = new NumberedProducer(cluster.bootstrap(), TOPIC, 6, 1_000);
             CommittingConsumer consumer = new CommittingConsumer(cluster.bootstrap(), TOPIC, GROUP);
             try {
                 assertThat(producer.awaitProgress(500, Duration.ofSeconds(60))).as("the producer gets going").isTrue();
                 awaitTrue(() -> !consumer.history().acknowledgedCommits().isEmpty(), "the group's first commits");
-                awaitEveryReplicaInSync(cluster, "__consumer_offsets");
+                ReplicatedTopics.awaitEveryReplicaInSync(cluster, "__consumer_offsets");
                 for (int round = 1; round <= rounds; round++) {
                     runRound(cluster, producer, consumer, round, Round.number(round));
                 }
@@ -83,7 +81,7 @@ class LeaderFailoverLoopIT {
             // One node of three down at a time, two in sync: a correct cluster takes every write within the delivery
             // timeout (120 s).
             assertThat(producer.failedCount()).as("sends that failed: %s; the nodes said:%n%s", producer.status(),
-                    warnings(cluster)).isZero();
+                    cluster.warnings()).isZero();
             LogAudit.Result log = LogAudit.check(cluster.bootstrap(), TOPIC, PARTITIONS, producer.acked());
             assertThat(log.problems()).as("the log: every acknowledged record once, per key in order").isEmpty();
             assertThat(GroupReadAudit.check(cluster.bootstrap(), TOPIC, PARTITIONS, consumer.history()))
@@ -130,24 +128,11 @@ class LeaderFailoverLoopIT {
                 .isNotNull().isGreaterThanOrEqualTo(offset));
 
         cluster.restart(victim);
-        awaitEveryReplicaInSync(cluster, TOPIC);
-        awaitEveryReplicaInSync(cluster, "__consumer_offsets");
+        ReplicatedTopics.awaitEveryReplicaInSync(cluster, TOPIC);
+        ReplicatedTopics.awaitEveryReplicaInSync(cluster, "__consumer_offsets");
         System.out.printf("LeaderFailoverLoopIT: %s done in %d ms; %s; the group processed %d%n", what,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStartedNs), producer.status(),
                 consumer.processedCount());
-    }
-
-    /** The warnings and errors the running nodes printed, for a failure's message. */
-    private static String warnings(SpoolCluster cluster) {
-        StringBuilder said = new StringBuilder();
-        for (int nodeId = 1; nodeId <= cluster.size(); nodeId++) {
-            for (String line : cluster.node(nodeId).output()) {
-                if (line.contains(" WARN ") || line.contains(" ERROR ")) {
-                    said.append("node ").append(nodeId).append(": ").append(line).append('\n');
-                }
-            }
-        }
-        return said.toString();
     }
 
     private static int leader(Admin admin, int partition) throws Exception {
@@ -159,21 +144,6 @@ class LeaderFailoverLoopIT {
         Node coordinator = admin.describeConsumerGroups(List.of(GROUP)).all().get(30, TimeUnit.SECONDS).get(GROUP)
                 .coordinator();
         return coordinator == null ? -1 : coordinator.id();
-    }
-
-    /** Waits until every partition of {@code topic} has all its replicas in sync (a restarted node caught up). */
-    private static void awaitEveryReplicaInSync(SpoolCluster cluster, String topic) throws Exception {
-        try (Admin admin = admin(cluster.bootstrap())) {
-            awaitTrue(() -> {
-                for (TopicPartitionInfo partition : describe(admin, topic).partitions()) {
-                    if (!Set.copyOf(ids(partition.isr())).equals(Set.copyOf(ids(partition.replicas())))
-                            || partition.leader() == null) {
-                        return false;
-                    }
-                }
-                return true;
-            }, "every replica of " + topic + " in sync");
-        }
     }
 
     /** Waits until the group member has processed every record up to the log end. */

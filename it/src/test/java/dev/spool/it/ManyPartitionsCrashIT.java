@@ -4,25 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.it.reliability.LogAudit;
 import dev.spool.it.reliability.NumberedProducer;
+import dev.spool.it.reliability.PartitionFill;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,7 +48,8 @@ class ManyPartitionsCrashIT {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
             }
-            Map<String, NavigableSet<Long>> filled = fillEveryPartition(bootstrap);
+            Map<String, NavigableSet<Long>> filled =
+                    PartitionFill.everyPartition(bootstrap, TOPIC, PARTITIONS, RECORDS_PER_PARTITION);
             producer = new NumberedProducer(bootstrap, TOPIC, PARTITIONS);
             assertThat(producer.awaitProgress(5_000, Duration.ofSeconds(120))).as("the producer gets going: %s",
                     producer.status()).isTrue();
@@ -87,35 +81,6 @@ class ManyPartitionsCrashIT {
             }
             spool.close();
         }
-    }
-
-    /**
-     * Writes records {@code fill-P:0..N-1} to every partition P (acks=all); the acknowledged numbers per key,
-     * in the form {@link LogAudit} checks.
-     */
-    private static Map<String, NavigableSet<Long>> fillEveryPartition(String bootstrap) throws Exception {
-        Map<String, NavigableSet<Long>> acked = new TreeMap<>();
-        try (KafkaProducer<String, String> fill = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
-            List<Future<RecordMetadata>> sends = new ArrayList<>();
-            for (int n = 0; n < RECORDS_PER_PARTITION; n++) {
-                for (int p = 0; p < PARTITIONS; p++) {
-                    sends.add(fill.send(new ProducerRecord<>(TOPIC, p, "fill-" + p, "fill-" + p + ":" + n)));
-                }
-            }
-            for (Future<RecordMetadata> send : sends) {
-                send.get(60, TimeUnit.SECONDS);
-            }
-        }
-        for (int p = 0; p < PARTITIONS; p++) {
-            NavigableSet<Long> numbers = new TreeSet<>();
-            for (long n = 0; n < RECORDS_PER_PARTITION; n++) {
-                numbers.add(n);
-            }
-            acked.put("fill-" + p, numbers);
-        }
-        return acked;
     }
 
     private static long peakResidentKb(long pid) throws Exception {

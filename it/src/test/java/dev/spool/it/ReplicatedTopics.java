@@ -1,5 +1,7 @@
 package dev.spool.it;
 
+import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -9,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +74,29 @@ final class ReplicatedTopics {
             Node leader = partition(admin, topic, 0).leader();
             return leader != null && leader.id() == leaderId;
         }, what);
+    }
+
+    /**
+     * Waits until every partition of {@code topic} has all its replicas in sync (a restarted node caught up); a
+     * timeout names how many are not, the first of them, and what the nodes warned of.
+     */
+    static void awaitEveryReplicaInSync(SpoolCluster cluster, String topic) throws Exception {
+        try (Admin admin = admin(cluster.bootstrap())) {
+            try {
+                awaitTrue(() -> notInSync(admin, topic).isEmpty(), "every replica of " + topic + " in sync");
+            } catch (AssertionError timedOut) {
+                List<TopicPartitionInfo> behind = notInSync(admin, topic);
+                throw new AssertionError(timedOut.getMessage() + "; " + behind.size() + " partitions are not, e.g. "
+                        + behind.subList(0, Math.min(5, behind.size())) + "; the nodes warned:\n"
+                        + cluster.warnings(), timedOut);
+            }
+        }
+    }
+
+    private static List<TopicPartitionInfo> notInSync(Admin admin, String topic) throws Exception {
+        return describe(admin, topic).partitions().stream()
+                .filter(p -> p.leader() == null || !Set.copyOf(ids(p.isr())).equals(Set.copyOf(ids(p.replicas()))))
+                .toList();
     }
 
     static TopicDescription describe(Admin admin, String topic) throws Exception {

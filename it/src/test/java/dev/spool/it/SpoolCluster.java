@@ -167,6 +167,22 @@ public final class SpoolCluster implements AutoCloseable {
         return "127.0.0.1:" + controllerPorts.get(nodeId - 1);
     }
 
+    /** The warnings and errors the running nodes printed, for a failure's message. */
+    public String warnings() {
+        StringBuilder said = new StringBuilder();
+        for (int nodeId = 1; nodeId <= nodes.length; nodeId++) {
+            if (node(nodeId) == null) {
+                continue;
+            }
+            for (String line : node(nodeId).output()) {
+                if (line.contains(" WARN ") || line.contains(" ERROR ")) {
+                    said.append("node ").append(nodeId).append(": ").append(line).append('\n');
+                }
+            }
+        }
+        return said.toString();
+    }
+
     /** Kills node {@code nodeId} with SIGKILL, keeping its data. */
     public void kill(int nodeId) throws InterruptedException {
         nodes[nodeId - 1].kill();

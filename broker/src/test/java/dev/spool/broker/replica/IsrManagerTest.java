@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ISR a leader asks the controller for: Kafka's order (ascending broker ids, as Kafka 4.4's leader sends its ISR
- * set), and no request when only the order differs from the image's.
+ * set), no request when only the order differs from the image's, and every change of a check in one request.
  */
 class IsrManagerTest {
 
@@ -41,6 +41,7 @@ class IsrManagerTest {
     private PartitionManagerFixture fixture;
     private ScheduledExecutorService scheduler;
     private final List<List<Integer>> asked = new CopyOnWriteArrayList<>();
+    private final List<AlterPartitionRequestData> requests = new CopyOnWriteArrayList<>();
     private IsrManager isrs;
 
     @BeforeEach
@@ -60,6 +61,7 @@ class IsrManagerTest {
                 id -> null);
         controller.answerLocallyWith(new ApiRegistry().register(ApiKey.ALTER_PARTITION, 2, 3,
                 AlterPartitionRequestData.class, (context, request) -> {
+                    requests.add(request);
                     asked.add(request.topics().get(0).partitions().get(0).newIsrWithEpochs().stream()
                             .map(AlterPartitionRequestData.BrokerState::brokerId).toList());
                     return new CompletableFuture<Message>(); // never answered: the change stays in flight
@@ -91,6 +93,35 @@ class IsrManagerTest {
         isrs.check();
 
         assertThat(asked).containsExactly(List.of(1, 2, 3));
+    }
+
+    @Test
+    void everyChangeACheckFindsGoesInOneRequestAndStaysInFlightUntilAnswered() throws Exception {
+        int partitions = 500;
+        fixture.createTopic("wide", partitions, List.of(1, 2, 3));
+        fixture.createTopic("other", 1, List.of(1, 2, 3));
+        for (String topic : List.of("wide", "other")) {
+            Uuid topicId = fixture.image().topic(topic).id();
+            for (int p = 0; p < fixture.image().topic(topic).partitions().size(); p++) {
+                fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
+                        new PartitionChangeRecordData().setTopicId(topicId).setPartitionId(p).setIsr(List.of(1, 3))));
+                long logEnd = fixture.log(topic, p).logEndOffset();
+                fixture.partitions().get(topic, p).onFollowerFetch(1, 2, -1, logEnd, 0, fixture.clock().nowMs());
+                fixture.partitions().get(topic, p).onFollowerFetch(1, 3, -1, logEnd, 0, fixture.clock().nowMs());
+            }
+        }
+
+        isrs.check();
+        isrs.check();
+
+        assertThat(requests).as("one request; the second check finds every change in flight").hasSize(1);
+        assertThat(requests.get(0).topics()).hasSize(2);
+        assertThat(requests.get(0).topics().stream().mapToInt(topic -> topic.partitions().size()).sum())
+                .isEqualTo(partitions + 1);
+        assertThat(requests.get(0).topics().stream().flatMap(topic -> topic.partitions().stream())
+                .map(partition -> partition.newIsrWithEpochs().stream()
+                        .map(AlterPartitionRequestData.BrokerState::brokerId).toList()).distinct().toList())
+                .containsExactly(List.of(1, 2, 3));
     }
 
     @Test
