@@ -137,7 +137,7 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
             if (partition != null) {
                 int epoch = image.leaderEpoch();
                 runtime.scheduleLoad(index, epoch, new PartitionCommitWatermark(partition, epoch),
-                        timer -> new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, clock),
+                        timer -> new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock),
                                 timer, clock::nowMs, settings));
             } else {
                 runtime.scheduleUnload(index, image.leaderEpoch());

@@ -2,6 +2,7 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.coordinator.CoordinatorShard;
 import dev.spool.broker.coordinator.CoordinatorTimer;
+import dev.spool.broker.partition.LeadershipMovedException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.group.GroupMetadataKeyData;
 import dev.spool.protocol.group.GroupMetadataValueData;
@@ -130,6 +131,10 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     boolean write(List<CoordinatorRecord> records) {
         try {
             log.append(records);
+        } catch (LeadershipMovedException e) {
+            // The shard is being unloaded: the client finds the new coordinator.
+            LOG.info("Cannot append {} records to __consumer_offsets-{}: {}", records.size(), partition, e.getMessage());
+            return false;
         } catch (IOException | RuntimeException e) {
             LOG.error("Cannot append {} records to __consumer_offsets-{}", records.size(), partition, e);
             return false;

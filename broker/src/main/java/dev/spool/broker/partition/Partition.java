@@ -8,6 +8,8 @@ import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.IntPredicate;
 
 /**
@@ -22,6 +24,8 @@ public final class Partition {
     /** The log as last seen: one that moved to another log dir (AlterReplicaLogDirs) names its replacement. */
     private volatile PartitionLog log;
     private volatile PartitionImage assignment;
+    /** Read-held while work depends on the assignment staying as it is ({@link #withAssignment}). */
+    private final ReadWriteLock assignmentLock = new ReentrantReadWriteLock();
     private final Set<AppendListener> appendListeners = ConcurrentHashMap.newKeySet();
     private final Object hosting = new Object();
     /** Guarded by hosting. */
@@ -134,12 +138,39 @@ public final class Partition {
         return leaderEpoch() == leaderEpoch ? highWatermark : -1;
     }
 
-    void setAssignment(PartitionImage assignment) {
-        boolean newLeadership = assignment.leaderEpoch() != this.assignment.leaderEpoch();
-        if (newLeadership) {
-            followers.reset();
+    /** Work that holds the partition's assignment still while it runs (see {@link #withAssignment}). */
+    @FunctionalInterface
+    public interface AssignedWork<T> {
+        T run(PartitionImage assignment) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} on the current assignment, which no other may replace until it returns. An append as leader
+     * runs so: it checks this broker leads the assignment and stamps its batch with that assignment's epoch. Checked
+     * outside, a leadership could end between the check and the append, and the batch be written, acknowledged even,
+     * in the next leader's epoch on a broker that now follows (Kafka's leaders append under the same kind of lock).
+     */
+    public <T> T withAssignment(AssignedWork<T> work) throws IOException {
+        assignmentLock.readLock().lock();
+        try {
+            return work.run(assignment);
+        } finally {
+            assignmentLock.readLock().unlock();
         }
-        this.assignment = assignment;
+    }
+
+    void setAssignment(PartitionImage assignment) {
+        boolean newLeadership;
+        assignmentLock.writeLock().lock();
+        try {
+            newLeadership = assignment.leaderEpoch() != this.assignment.leaderEpoch();
+            if (newLeadership) {
+                followers.reset();
+            }
+            this.assignment = assignment;
+        } finally {
+            assignmentLock.writeLock().unlock();
+        }
         if (newLeadership) {
             // Whoever waits on the old leadership is answered now (a parked acks=all batch: NOT_LEADER_OR_FOLLOWER,
             // as Kafka's broker answers them when it becomes a follower), not at its timeout.

@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,14 +50,18 @@ public final class PartitionAppender {
     }
 
     private final Partition partition;
+    /** Whether this broker leads a partition so assigned (and serves as leader yet). */
+    private final Predicate<PartitionImage> leads;
     private final SerialExecutor queue;
     private final LogClock clock;
     private final WaitTimer waits;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
     private boolean closed;
 
-    PartitionAppender(Partition partition, SerialExecutor queue, LogClock clock, WaitTimer waits) {
+    PartitionAppender(Partition partition, Predicate<PartitionImage> leads, SerialExecutor queue, LogClock clock,
+                      WaitTimer waits) {
         this.partition = partition;
+        this.leads = leads;
         this.queue = queue;
         this.clock = clock;
         this.waits = waits;
@@ -101,7 +106,7 @@ public final class PartitionAppender {
      */
     private CompletableFuture<PartitionProduceResponse> answer(Appended appended, short acks, long timeoutMs, int index) {
         PartitionProduceResponse response = appended.answer().setIndex(index);
-        if (acks != ACKS_ALL || appended.commitOffset() <= partition.log().highWatermark()
+        if (acks != ACKS_ALL || appended.commitOffset() <= partition.highWatermarkIn(appended.leaderEpoch())
                 || DeliberateFault.is(DeliberateFault.ACKS_ALL_BEFORE_ISR)) {
             return CompletableFuture.completedFuture(response);
         }
@@ -213,39 +218,46 @@ public final class PartitionAppender {
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
     private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
-        // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
-        boolean commit = partition.commitsOnAppend();
-        AppendInfo info;
-        while (true) {
-            PartitionLog log = partition.log();
-            try {
-                info = mayWait ? log.appendAsLeader(records, partition.leaderEpoch(), commit)
-                        : log.tryAppendAsLeader(records, partition.leaderEpoch(), commit);
-                break;
-            } catch (LogMovedException e) {
-                // moved to another log dir while this append waited for its lock: nothing was written; again there
+        return partition.withAssignment(assignment -> {
+            if (!leads.test(assignment)) {
+                // The leadership ended after the request was checked: nothing written, the client asks again.
+                return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER,
+                        "This broker no longer leads " + partition.topicPartition()));
             }
-        }
-        if (info == null) {
-            return null;
-        }
-        switch (info.outcome()) {
-            case APPEND:
-                partition.notifyAppended();
-                break;
-            case DUPLICATE:
-                break;
-            case INVALID_PRODUCER_EPOCH:
-                return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
-            case OUT_OF_ORDER_SEQUENCE:
-            default:
-                return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
-        }
-        return new Appended(new PartitionProduceResponse()
-                .setErrorCode(Errors.NONE.code())
-                .setBaseOffset(info.firstOffset())
-                .setLogAppendTimeMs(info.logAppendTimeMs())
-                .setLogStartOffset(info.logStartOffset()), info.lastOffset() + 1, partition.leaderEpoch());
+            // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
+            boolean commit = partition.commitsOnAppend();
+            AppendInfo info;
+            while (true) {
+                PartitionLog log = partition.log();
+                try {
+                    info = mayWait ? log.appendAsLeader(records, assignment.leaderEpoch(), commit)
+                            : log.tryAppendAsLeader(records, assignment.leaderEpoch(), commit);
+                    break;
+                } catch (LogMovedException e) {
+                    // moved to another log dir while this append waited for its lock: nothing was written; again
+                }
+            }
+            if (info == null) {
+                return null;
+            }
+            switch (info.outcome()) {
+                case APPEND:
+                    partition.notifyAppended();
+                    break;
+                case DUPLICATE:
+                    break;
+                case INVALID_PRODUCER_EPOCH:
+                    return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
+                case OUT_OF_ORDER_SEQUENCE:
+                default:
+                    return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
+            }
+            return new Appended(new PartitionProduceResponse()
+                    .setErrorCode(Errors.NONE.code())
+                    .setBaseOffset(info.firstOffset())
+                    .setLogAppendTimeMs(info.logAppendTimeMs())
+                    .setLogStartOffset(info.logStartOffset()), info.lastOffset() + 1, assignment.leaderEpoch());
+        });
     }
 
     static PartitionProduceResponse error(Errors error, String message) {

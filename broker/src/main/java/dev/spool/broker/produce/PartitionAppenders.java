@@ -61,7 +61,8 @@ public final class PartitionAppenders implements AutoCloseable {
         }
         return appenders.compute(partition.topicPartition(), (key, existing) ->
                 existing != null && existing.partition() == partition ? existing
-                        : new PartitionAppender(partition, new SerialExecutor(ioThreads), clock, waits));
+                        : new PartitionAppender(partition, partitions::leads, new SerialExecutor(ioThreads), clock,
+                                waits));
     }
 
     /** Every {@code intervalMs}, drops the appenders of partitions no longer hosted (their topic was deleted). */

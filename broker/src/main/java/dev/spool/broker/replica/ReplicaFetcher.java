@@ -138,6 +138,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private boolean fetchOnce(NodeAddress leader, List<Partition> partitions) throws Exception {
         Map<Uuid, FetchRequestData.FetchTopic> topics = new HashMap<>();
         Map<String, Partition> byKey = new HashMap<>();
+        Map<Partition, Integer> fetchedInEpoch = new HashMap<>();
         Set<Partition> throttled = new HashSet<>();
         boolean overThrottle = throttle.exceeded();
         for (Partition partition : partitions) {
@@ -148,11 +149,13 @@ final class ReplicaFetcher implements AutoCloseable {
                 throttled.add(partition);
             }
             PartitionLog log = partition.log();
+            int leaderEpoch = partition.leaderEpoch();
+            fetchedInEpoch.put(partition, leaderEpoch);
             topics.computeIfAbsent(partition.topicId(), id -> new FetchRequestData.FetchTopic().setTopicId(id)
                             .setTopic(partition.topicPartition().topic()).setPartitions(new ArrayList<>()))
                     .partitions().add(new FetchRequestData.FetchPartition()
                             .setPartition(partition.topicPartition().partition())
-                            .setCurrentLeaderEpoch(partition.leaderEpoch())
+                            .setCurrentLeaderEpoch(leaderEpoch)
                             .setFetchOffset(log.logEndOffset())
                             .setLastFetchedEpoch(DeliberateFault.is(DeliberateFault.SKIP_TRUNCATION) ? -1
                                     : log.leaderEpochs().latestEpoch())
@@ -179,8 +182,9 @@ final class ReplicaFetcher implements AutoCloseable {
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
-                if (partition != null && partition.assignment().leader() == sourceId) {
-                    anyServed |= partition.whileHosted(() -> onFetched(leader, partition, data));
+                if (partition != null) {
+                    int epoch = fetchedInEpoch.get(partition);
+                    anyServed |= partition.whileHosted(() -> onFetched(leader, partition, epoch, data));
                     if (throttled.contains(partition) && data.records() != null) {
                         throttle.record(data.records().sizeInBytes());
                     }
@@ -190,13 +194,23 @@ final class ReplicaFetcher implements AutoCloseable {
         return anyServed;
     }
 
-    /** Applies one partition's answer; whether it was served (no error). */
-    private boolean onFetched(NodeAddress leader, Partition partition, FetchResponseData.PartitionData data)
-            throws Exception {
-        PartitionLog log = partition.log();
+    /**
+     * Applies one partition's answer, if the partition still follows this leader in the epoch it was fetched in;
+     * whether it was served (no error). The log changes with the assignment held still: an answer of an epoch that
+     * ended while it travelled is dropped, never written beside what this broker wrote as a leader since.
+     */
+    private boolean onFetched(NodeAddress leader, Partition partition, int fetchedInEpoch,
+                              FetchResponseData.PartitionData data) throws Exception {
         if (data.errorCode() == Errors.OFFSET_OUT_OF_RANGE.code()) {
-            return resetOutOfRange(leader, partition);
+            // Asks the leader first, over the network: not while holding the assignment.
+            return partition.leaderEpoch() == fetchedInEpoch && resetOutOfRange(leader, partition);
         }
+        return partition.withAssignment(assignment -> assignment.leader() == sourceId
+                && assignment.leaderEpoch() == fetchedInEpoch && apply(partition, data));
+    }
+
+    private boolean apply(Partition partition, FetchResponseData.PartitionData data) throws IOException {
+        PartitionLog log = partition.log();
         if (data.errorCode() != Errors.NONE.code()) {
             LOG.debug("Broker {} answered the fetch of {} with {}", sourceId, partition,
                     Errors.nameOf(data.errorCode()));

@@ -1,9 +1,11 @@
 package dev.spool.broker.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.spool.broker.partition.AppendListener;
 import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.partition.LeadershipMovedException;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogConfig;
 import dev.spool.log.PartitionLog;
@@ -46,7 +48,7 @@ class PartitionCoordinatorLogTest {
         // Small segments: replay must cross segment boundaries.
         LogConfig config = LogConfig.defaults().with(Map.of("segment.bytes", "1024"));
         Partition partition = open(config);
-        PartitionCoordinatorLog log = new PartitionCoordinatorLog(partition, () -> 5_000L);
+        PartitionCoordinatorLog log = new PartitionCoordinatorLog(partition, partition.leaderEpoch(), () -> 5_000L);
         AtomicInteger woken = new AtomicInteger();
         AppendListener listener = appended -> woken.incrementAndGet();
         partition.addAppendListener(listener);
@@ -62,7 +64,7 @@ class PartitionCoordinatorLogTest {
 
         Partition reopened = open(config);
         List<CoordinatorRecord> replayed = new ArrayList<>();
-        new PartitionCoordinatorLog(reopened, () -> 5_000L).replay(replayed::add);
+        new PartitionCoordinatorLog(reopened, reopened.leaderEpoch(), () -> 5_000L).replay(replayed::add);
         reopened.log().close();
 
         assertThat(replayed).hasSize(52);
@@ -72,10 +74,24 @@ class PartitionCoordinatorLogTest {
     }
 
     @Test
+    void aShardLoadedForAnEarlierLeaderEpochWritesNothing() throws Exception {
+        Partition partition = open(LogConfig.defaults());
+        PartitionCoordinatorLog stale = new PartitionCoordinatorLog(partition, partition.leaderEpoch() - 1,
+                () -> 5_000L);
+
+        assertThatThrownBy(() -> stale.append(List.of(CoordinatorRecord.offsetCommit("g", "t", 0,
+                new CommittedOffset(7, 1, "", 5_000L, CommittedOffset.NO_EXPIRY)))))
+                .isInstanceOf(LeadershipMovedException.class);
+        assertThat(partition.log().logEndOffset()).isZero();
+        partition.log().close();
+    }
+
+    @Test
     void aShardReloadedFromTheLogHasTheCommittedOffsets() throws Exception {
         Partition partition = open(LogConfig.defaults());
         ManualTimer timer = new ManualTimer();
-        GroupCoordinatorShard shard = new GroupCoordinatorShard(3, new PartitionCoordinatorLog(partition, () -> 5_000L),
+        GroupCoordinatorShard shard = new GroupCoordinatorShard(3,
+                new PartitionCoordinatorLog(partition, partition.leaderEpoch(), () -> 5_000L),
                 timer, timer::nowMs, GroupSettings.defaults());
         shard.load();
         short error = ShardFixture.commitError(shard.offsetCommits().commit(new OffsetCommitRequestData()
@@ -89,8 +105,8 @@ class PartitionCoordinatorLogTest {
         partition.log().close();
 
         Partition reopened = open(LogConfig.defaults());
-        GroupCoordinatorShard reloaded = new GroupCoordinatorShard(3, new PartitionCoordinatorLog(reopened,
-                () -> 5_000L), new ManualTimer(), timer::nowMs, GroupSettings.defaults());
+        GroupCoordinatorShard reloaded = new GroupCoordinatorShard(3,
+                new PartitionCoordinatorLog(reopened, reopened.leaderEpoch(), () -> 5_000L), new ManualTimer(), timer::nowMs, GroupSettings.defaults());
         reloaded.load();
         reopened.log().close();
 

@@ -1,5 +1,10 @@
 package dev.spool.broker.produce;
 
+import dev.spool.protocol.metadata.PartitionChangeRecordData;
+import dev.spool.protocol.metadata.MetadataRecordType;
+import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.partition.PartitionManagerFixture;
+import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.metadata.PartitionImage;
@@ -39,6 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The append path of one partition against a real log: idempotence, snapshots, recovery. */
 class PartitionAppenderTest {
 
+    /** The appenders here run on broker 1, which leads the partitions assigned to it. */
+    private static final Predicate<PartitionImage> LEADS_AS_BROKER_1 = assignment -> assignment.leader() == 1;
     private static final long NOW_MS = 1_800_000_000_000L;
     private static final short VERSION = 11;
     private static final long PRODUCER = 7;
@@ -75,7 +82,32 @@ class PartitionAppenderTest {
         dir = dataDir.resolve("topic-0");
         log = PartitionLog.open(dir, config, () -> NOW_MS, scheduler);
         partition = new Partition(new TopicPartition("topic", 0), Uuid.randomUuid(), log, assignment);
-        appender = new PartitionAppender(partition, new SerialExecutor(ioThreads), () -> NOW_MS, waits);
+        appender = new PartitionAppender(partition, LEADS_AS_BROKER_1, new SerialExecutor(ioThreads), () -> NOW_MS, waits);
+    }
+
+    @Test
+    void anAppendQueuedWhileTheLeadershipEndsWritesNothingAndIsRefused() throws Exception {
+        try (PartitionManagerFixture fixture = new PartitionManagerFixture(dataDir.resolve("moving"))) {
+            fixture.createTopic("moving", 1, List.of(1, 2));
+            Partition moving = fixture.partitions().get("moving", 0);
+            Queue<Runnable> ioThreads = new ArrayDeque<>();
+            PartitionAppender movingAppender = new PartitionAppender(moving, fixture.partitions()::leads,
+                    new SerialExecutor(ioThreads::add), () -> NOW_MS, waits);
+            ByteBuffer compressed = new RecordBatchBuilder(CompressionType.LZ4).append(NOW_MS, null, new byte[100])
+                    .build();
+            CompletableFuture<PartitionProduceResponse> answer = movingAppender.append(compressed, VERSION, (short) -1,
+                    TIMEOUT_MS);
+            assertThat(answer).as("checked as leader, queued for the io threads").isNotDone();
+
+            // Broker 2 leads the next epoch; this broker follows, and its log is the new leader's to fill.
+            fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD, new PartitionChangeRecordData()
+                    .setTopicId(fixture.image().topic("moving").id()).setPartitionId(0).setLeader(2)));
+            ioThreads.remove().run();
+
+            assertThat(fixture.log("moving", 0).logEndOffset()).as("nothing written in either epoch").isZero();
+            assertThat(answer).as("answered at once").isDone();
+            assertThat(answer.join().errorCode()).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
+        }
     }
 
     private void reopen(LogConfig config) throws IOException {
@@ -364,7 +396,7 @@ class PartitionAppenderTest {
         log = PartitionLog.open(dataDir.resolve("topic-2"), LogConfig.defaults(), () -> NOW_MS, scheduler);
         partition = new Partition(new TopicPartition("topic", 2), Uuid.randomUuid(), log,
                 new PartitionImage(0, List.of(1, 2), List.of(1, 2), 1, 3, 0));
-        appender = new PartitionAppender(partition, new SerialExecutor(Runnable::run), () -> NOW_MS, waits);
+        appender = new PartitionAppender(partition, LEADS_AS_BROKER_1, new SerialExecutor(Runnable::run), () -> NOW_MS, waits);
         CompletableFuture<PartitionProduceResponse> answer = appender.append(batch(-1, (short) -1, -1, 1), VERSION,
                 (short) -1, TIMEOUT_MS);
         waits.advance(TIMEOUT_MS);
