@@ -64,6 +64,11 @@ public final class LoopbackCluster implements Nemesis {
     }
 
     @Override
+    public boolean isRunning(int node) {
+        return cluster.node(node).isAlive();
+    }
+
+    @Override
     public void pause(int node) throws Exception {
         cluster.node(node).pause();
         paused.add(node);

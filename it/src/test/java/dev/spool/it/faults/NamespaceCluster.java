@@ -231,6 +231,11 @@ public final class NamespaceCluster implements Nemesis {
     }
 
     @Override
+    public boolean isRunning(int node) {
+        return process(node).isAlive();
+    }
+
+    @Override
     public void pause(int node) throws IOException, InterruptedException {
         process(node).pause();
         paused.add(node);

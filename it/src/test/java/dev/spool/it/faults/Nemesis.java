@@ -22,6 +22,9 @@ public interface Nemesis extends AutoCloseable {
     /** Starts a node that was killed or terminated again, on its data. */
     void restart(int node) throws Exception;
 
+    /** Whether node {@code node}'s process runs (paused counts as running; one that stopped itself does not). */
+    boolean isRunning(int node);
+
     /** SIGSTOP. */
     void pause(int node) throws Exception;
 

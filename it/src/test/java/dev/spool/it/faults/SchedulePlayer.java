@@ -151,7 +151,10 @@ public final class SchedulePlayer {
         }
     }
 
-    /** Undoes every fault still in place: cuts healed, disks freed, paused nodes resumed, stopped ones restarted. */
+    /**
+     * Undoes every fault still in place: cuts healed, disks freed, paused nodes resumed, stopped ones (killed, or
+     * stopped by a full disk) restarted.
+     */
     public void healEverything() throws Exception {
         if (cut) {
             nemesis.heal();
@@ -160,6 +163,11 @@ public final class SchedulePlayer {
         for (int node : List.copyOf(fullDisks)) {
             nemesis.freeDisk(node);
             fullDisks.remove(node);
+            if (!nemesis.isRunning(node)) {
+                // It stopped itself, as Kafka's broker does when it cannot write its metadata log: the operator frees
+                // the disk and starts it again.
+                down.add(node);
+            }
         }
         for (int node : List.copyOf(paused)) {
             nemesis.resume(node);
