@@ -97,6 +97,8 @@ final class FetchReader {
     private PartitionRead readForFollower(FetchPartitionState state, int maxBytes, boolean minOneBatch, int replicaId,
                                           long replicaEpoch, long nowMs) {
         Partition partition = find(state.key());
+        // Taken before the checks: progress read in a leadership that ends meanwhile is not counted in the next.
+        int leaderEpoch = partition == null ? -1 : partition.leaderEpoch();
         PartitionRead refused = refusal(state, partition);
         if (refused != null) {
             return refused;
@@ -129,7 +131,7 @@ final class FetchReader {
             throttle.record(read.records().sizeInBytes());
         }
         try {
-            partition.onFollowerFetch(lookup.localId(), replicaId, replicaEpoch, state.fetchOffset(),
+            partition.onFollowerFetch(lookup.localId(), leaderEpoch, replicaId, replicaEpoch, state.fetchOffset(),
                     state.logStartOffset(), nowMs);
         } catch (IOException e) {
             LOG.error("Cannot move the high watermark of {}", partition, e);

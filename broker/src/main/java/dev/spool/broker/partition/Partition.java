@@ -160,6 +160,9 @@ public final class Partition {
     }
 
     void setAssignment(PartitionImage assignment) {
+        if (assignment.equals(this.assignment)) {
+            return; // most images change nothing here: no need to wait for the appends in flight
+        }
         boolean newLeadership;
         assignmentLock.writeLock().lock();
         try {
@@ -179,19 +182,26 @@ public final class Partition {
     }
 
     /**
-     * On the leader {@code localId}: follower {@code replicaId}, in broker epoch {@code brokerEpoch} (-1 when not
-     * known), fetched from {@code fetchOffset} (it has every record before it), its log starting at
+     * On the leader {@code localId} of {@code leaderEpoch}: follower {@code replicaId}, in broker epoch
+     * {@code brokerEpoch} (-1 when not known), fetched from {@code fetchOffset} (it has every record before it), its log starting at
      * {@code logStartOffset}; the high watermark moves to the lowest log end offset
      * of the ISR if that is past it, and then whoever waits on the partition is told, as when the follower's log
      * start moved (a DeleteRecords waits for it).
      */
-    public void onFollowerFetch(int localId, int replicaId, long brokerEpoch, long fetchOffset, long logStartOffset,
-                                long nowMs) throws IOException {
-        long highWatermark = log().highWatermark();
-        boolean logStartMoved = followers.onFetch(replicaId, brokerEpoch, fetchOffset, logStartOffset,
-                log().logEndOffset(), nowMs);
-        maybeAdvanceHighWatermark(localId);
-        if (logStartMoved && log().highWatermark() == highWatermark) {
+    public void onFollowerFetch(int localId, int leaderEpoch, int replicaId, long brokerEpoch, long fetchOffset,
+                                long logStartOffset, long nowMs) throws IOException {
+        boolean logStartMoved = withAssignment(current -> {
+            if (current.leader() != localId || current.leaderEpoch() != leaderEpoch) {
+                // The fetch was read in a leadership that ended since: its progress says nothing of the next one.
+                return false;
+            }
+            long highWatermark = log().highWatermark();
+            boolean moved = followers.onFetch(replicaId, brokerEpoch, fetchOffset, logStartOffset, log().logEndOffset(),
+                    nowMs);
+            maybeAdvanceHighWatermark(localId);
+            return moved && log().highWatermark() == highWatermark;
+        });
+        if (logStartMoved) {
             notifyAppended();
         }
     }

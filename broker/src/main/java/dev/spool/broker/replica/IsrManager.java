@@ -52,6 +52,12 @@ public final class IsrManager implements AutoCloseable {
     private final LongSupplier clockMs;
     private final long lagTimeMaxMs;
     private final Set<TopicPartition> inFlight = ConcurrentHashMap.newKeySet();
+    /**
+     * The partition epoch the controller answered a change with, until this broker's image has it: until then the
+     * image still shows the ISR before the change, and asking again would only be refused (as Kafka's leaders, which
+     * take the answer's ISR at once). For at most {@code replica.lag.time.max.ms}, should the image never get there.
+     */
+    private final Map<TopicPartition, long[]> answeredEpochs = new ConcurrentHashMap<>();
     /** When this broker was first seen leading each partition in its leader epoch: a follower's grace period. */
     private final Map<TopicPartition, long[]> leadingSince = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> task;
@@ -76,7 +82,8 @@ public final class IsrManager implements AutoCloseable {
             for (Partition partition : partitions.all()) {
                 PartitionImage assignment = partition.assignment();
                 if (assignment.leader() != nodeId || assignment.replicas().size() < 2 || partition.isOffline()
-                        || inFlight.contains(partition.topicPartition())) {
+                        || inFlight.contains(partition.topicPartition())
+                        || awaitingImage(partition, assignment, nowMs)) {
                     continue;
                 }
                 List<Integer> wanted = wantedIsr(partition, assignment, nowMs);
@@ -92,6 +99,19 @@ public final class IsrManager implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("ISR check failed", e); // a thrown exception would end the periodic task
         }
+    }
+
+    /** Whether the controller made a change of {@code partition} that the image does not show yet. */
+    private boolean awaitingImage(Partition partition, PartitionImage assignment, long nowMs) {
+        long[] answered = answeredEpochs.get(partition.topicPartition());
+        if (answered == null) {
+            return false;
+        }
+        if (assignment.partitionEpoch() < answered[0] && nowMs - answered[1] <= lagTimeMaxMs) {
+            return true;
+        }
+        answeredEpochs.remove(partition.topicPartition());
+        return false;
     }
 
     /** A partition's ISR as the image has it ({@code assignment}) and as this leader wants it. */
@@ -180,7 +200,7 @@ public final class IsrManager implements AutoCloseable {
                         failure.toString());
                 return;
             }
-            logRefusals((AlterPartitionResponseData) answer, changes);
+            onAnswer((AlterPartitionResponseData) answer, changes);
         });
     }
 
@@ -200,23 +220,29 @@ public final class IsrManager implements AutoCloseable {
         return members;
     }
 
-    /** A stale epoch or a leadership that moved: the image will say what holds; the next check decides. */
-    private static void logRefusals(AlterPartitionResponseData response, List<IsrChange> changes) {
+    /**
+     * Notes the partition epoch of each change made; logs the refused ones (a stale epoch, a leadership that moved:
+     * the image will say what holds, and the next check decides).
+     */
+    private void onAnswer(AlterPartitionResponseData response, List<IsrChange> changes) {
         if (response.errorCode() != Errors.NONE.code()) {
             LOG.info("The controller refused {} ISR changes: {}", changes.size(), Errors.nameOf(response.errorCode()));
             return;
         }
-        Map<Uuid, Map<Integer, Short>> errors = new HashMap<>();
+        Map<Uuid, Map<Integer, AlterPartitionResponseData.PartitionData>> answers = new HashMap<>();
         for (AlterPartitionResponseData.TopicData topic : response.topics()) {
             for (AlterPartitionResponseData.PartitionData partition : topic.partitions()) {
-                errors.computeIfAbsent(topic.topicId(), id -> new HashMap<>())
-                        .put(partition.partitionIndex(), partition.errorCode());
+                answers.computeIfAbsent(topic.topicId(), id -> new HashMap<>()).put(partition.partitionIndex(), partition);
             }
         }
         for (IsrChange change : changes) {
-            Short error = errors.getOrDefault(change.partition().topicId(), Map.of())
-                    .getOrDefault(change.partition().topicPartition().partition(), Errors.UNKNOWN_SERVER_ERROR.code());
-            if (error != Errors.NONE.code()) {
+            AlterPartitionResponseData.PartitionData answer = answers.getOrDefault(change.partition().topicId(),
+                    Map.of()).get(change.partition().topicPartition().partition());
+            short error = answer == null ? Errors.UNKNOWN_SERVER_ERROR.code() : answer.errorCode();
+            if (error == Errors.NONE.code()) {
+                answeredEpochs.put(change.partition().topicPartition(),
+                        new long[] {answer.partitionEpoch(), clockMs.getAsLong()});
+            } else {
                 LOG.info("{}: the controller refused the ISR change to {}: {}", change.partition(), change.isr(),
                         Errors.nameOf(error));
             }

@@ -203,7 +203,7 @@ final class ReplicaFetcher implements AutoCloseable {
                               FetchResponseData.PartitionData data) throws Exception {
         if (data.errorCode() == Errors.OFFSET_OUT_OF_RANGE.code()) {
             // Asks the leader first, over the network: not while holding the assignment.
-            return partition.leaderEpoch() == fetchedInEpoch && resetOutOfRange(leader, partition);
+            return partition.leaderEpoch() == fetchedInEpoch && resetOutOfRange(leader, partition, fetchedInEpoch);
         }
         return partition.withAssignment(assignment -> assignment.leader() == sourceId
                 && assignment.leaderEpoch() == fetchedInEpoch && apply(partition, data));
@@ -256,24 +256,30 @@ final class ReplicaFetcher implements AutoCloseable {
      * election) its log ends before, and the follower truncates to its end. Asks the leader both with ListOffsets,
      * as a replica (its log end, not its high watermark). Whether the partition can be fetched again.
      */
-    private boolean resetOutOfRange(NodeAddress leader, Partition partition) throws Exception {
-        PartitionLog log = partition.log();
+    private boolean resetOutOfRange(NodeAddress leader, Partition partition, int fetchedInEpoch) throws Exception {
         long leaderEnd = leaderOffset(leader, partition, LATEST_TIMESTAMP);
         long leaderStart = leaderOffset(leader, partition, EARLIEST_TIMESTAMP);
         if (leaderEnd < 0 || leaderStart < 0) {
             return false;
         }
-        long logEnd = log.logEndOffset();
-        if (leaderEnd < logEnd) {
-            LOG.warn("{}: leader {}'s log ends at {}, before this replica's end {}: truncating to it", partition,
-                    sourceId, leaderEnd, logEnd);
-            log.truncateTo(Math.max(leaderEnd, log.logStartOffset()));
-        } else if (leaderStart > logEnd) {
-            LOG.info("{}: leader {}'s log starts at {}, after this replica's end {}: starting over there", partition,
-                    sourceId, leaderStart, logEnd);
-            log.truncateFullyAndStartAt(leaderStart);
-        }
-        return true;
+        // Asked over the network without the assignment held; cut with it held, and only while still following.
+        return partition.withAssignment(assignment -> {
+            if (assignment.leader() != sourceId || assignment.leaderEpoch() != fetchedInEpoch) {
+                return false;
+            }
+            PartitionLog log = partition.log();
+            long logEnd = log.logEndOffset();
+            if (leaderEnd < logEnd) {
+                LOG.warn("{}: leader {}'s log ends at {}, before this replica's end {}: truncating to it", partition,
+                        sourceId, leaderEnd, logEnd);
+                log.truncateTo(Math.max(leaderEnd, log.logStartOffset()));
+            } else if (leaderStart > logEnd) {
+                LOG.info("{}: leader {}'s log starts at {}, after this replica's end {}: starting over there",
+                        partition, sourceId, leaderStart, logEnd);
+                log.truncateFullyAndStartAt(leaderStart);
+            }
+            return true;
+        });
     }
 
     /** The leader's offset for {@code timestamp} (ListOffsets as replica {@code nodeId}), or -1 with an error. */

@@ -102,4 +102,18 @@ class FollowerFetchTest {
 
         assertThat(followerRead(2, 40, EPOCH).divergingEpoch()).as("a follower in step").isNull();
     }
+
+    @Test
+    void progressReadInALeadershipThatHasEndedIsNotCounted() throws IOException {
+        for (int follower : List.of(2, 3)) {
+            partition.onFollowerFetch(1, EPOCH - 1, follower, -1, 40, 0, 1_000L);
+        }
+        assertThat(partition.follower(2).logEndOffset()).as("read in epoch 2, which is over").isEqualTo(-1);
+        assertThat(partition.log().highWatermark()).isZero();
+
+        for (int follower : List.of(2, 3)) {
+            partition.onFollowerFetch(1, EPOCH, follower, -1, 40, 0, 1_000L);
+        }
+        assertThat(partition.log().highWatermark()).isEqualTo(40);
+    }
 }

@@ -8,6 +8,7 @@ import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.protocol.message.AlterPartitionRequestData;
 import dev.spool.protocol.metadata.MetadataRecordType;
@@ -78,6 +79,12 @@ class IsrManagerTest {
         fixture.close();
     }
 
+    /** Leader 1 serves follower {@code follower} (in broker epoch {@code brokerEpoch}) a fetch from {@code offset}. */
+    private void fetched(String topic, int partition, int follower, long brokerEpoch, long offset) throws Exception {
+        Partition led = fixture.partitions().get(topic, partition);
+        led.onFollowerFetch(1, led.leaderEpoch(), follower, brokerEpoch, offset, 0, fixture.clock().nowMs());
+    }
+
     @Test
     void followersBackInSyncAreAskedForInAscendingBrokerIdOrder() throws Exception {
         fixture.createTopic("lesson", 1, List.of(1, 3, 2));
@@ -87,7 +94,7 @@ class IsrManagerTest {
         fixture.append("lesson", 0, 10);
         long logEnd = fixture.log("lesson", 0).logEndOffset();
         for (int follower : List.of(3, 2)) {
-            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, -1, logEnd, 0, fixture.clock().nowMs());
+            fetched("lesson", 0, follower, -1, logEnd);
         }
 
         isrs.check();
@@ -106,8 +113,8 @@ class IsrManagerTest {
                 fixture.apply(VersionedRecord.of(MetadataRecordType.PARTITION_CHANGE_RECORD,
                         new PartitionChangeRecordData().setTopicId(topicId).setPartitionId(p).setIsr(List.of(1, 3))));
                 long logEnd = fixture.log(topic, p).logEndOffset();
-                fixture.partitions().get(topic, p).onFollowerFetch(1, 2, -1, logEnd, 0, fixture.clock().nowMs());
-                fixture.partitions().get(topic, p).onFollowerFetch(1, 3, -1, logEnd, 0, fixture.clock().nowMs());
+                fetched(topic, p, 2, -1, logEnd);
+                fetched(topic, p, 3, -1, logEnd);
             }
         }
 
@@ -131,7 +138,7 @@ class IsrManagerTest {
                 .setTopicId(fixture.image().topic("lesson").id()).setPartitionId(0).setLeader(1)));
         long logEnd = fixture.log("lesson", 0).logEndOffset();
         for (int follower : List.of(3, 2)) {
-            fixture.partitions().get("lesson", 0).onFollowerFetch(1, follower, -1, logEnd, 0, fixture.clock().nowMs());
+            fetched("lesson", 0, follower, -1, logEnd);
         }
 
         isrs.check();
@@ -146,8 +153,8 @@ class IsrManagerTest {
                 .setTopicId(fixture.image().topic("lesson").id()).setPartitionId(0).setIsr(List.of(1, 3))));
         fixture.append("lesson", 0, 10);
         long logEnd = fixture.log("lesson", 0).logEndOffset();
-        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 12, logEnd, 0, fixture.clock().nowMs());
-        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 3, 13, logEnd, 0, fixture.clock().nowMs());
+        fetched("lesson", 0, 2, 12, logEnd);
+        fetched("lesson", 0, 3, 13, logEnd);
         assertThat(fixture.log("lesson", 0).highWatermark()).isEqualTo(logEnd);
         // Broker 2 crashed, lost its unflushed tail, and registered again before it fetched.
         fixture.apply(VersionedRecord.of(MetadataRecordType.REGISTER_BROKER_RECORD, new RegisterBrokerRecordData()
@@ -156,11 +163,11 @@ class IsrManagerTest {
         isrs.check();
         assertThat(asked).as("its old process's progress does not count").isEmpty();
 
-        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 40, 0, 0, fixture.clock().nowMs());
+        fetched("lesson", 0, 2, 40, 0);
         isrs.check();
         assertThat(asked).as("its new process fetched from offset 0").isEmpty();
 
-        fixture.partitions().get("lesson", 0).onFollowerFetch(1, 2, 40, logEnd, 0, fixture.clock().nowMs());
+        fetched("lesson", 0, 2, 40, logEnd);
         isrs.check();
         assertThat(asked).as("caught up in its new epoch").containsExactly(List.of(1, 2, 3));
     }

@@ -163,9 +163,9 @@ public final class SchedulePlayer {
         for (int node : List.copyOf(fullDisks)) {
             nemesis.freeDisk(node);
             fullDisks.remove(node);
-            if (!nemesis.isRunning(node)) {
-                // It stopped itself, as Kafka's broker does when it cannot write its metadata log: the operator frees
-                // the disk and starts it again.
+            if (stoppedItself(node)) {
+                // As Kafka's broker does when it cannot write its metadata log: the operator frees the disk and
+                // starts it again.
                 down.add(node);
             }
         }
@@ -174,6 +174,15 @@ public final class SchedulePlayer {
             paused.remove(node);
         }
         restartDown();
+    }
+
+    /** Whether {@code node} stopped on its full disk; one still shutting down is given a few seconds to end. */
+    private boolean stoppedItself(int node) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (nemesis.isRunning(node) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        return !nemesis.isRunning(node);
     }
 
     private void restartDown() throws Exception {
