@@ -28,7 +28,8 @@
 #      throughput, then at 500 records/s for latency), its figures in workload.tsv and a second table;
 #      FAILOVER=kill-leader|stop-leader|kill-quorum: after the idle RSS (and the workload), FailoverProbe fails
 #      a node of the running cluster that way and measures how long a producer and a consumer wait (failover.tsv
-#      and a third table); one kind per run of the script.
+#      and a third table); one kind per run of the script. NODE_SETTINGS="k=v k=v": settings both systems' nodes
+#      get on top of the above (Spool --override, Kafka's server.properties), e.g. tuned session timeouts.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -168,6 +169,7 @@ inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$dir/data
 group.initial.rebalance.delay.ms=0
+$(printf '%s\n' ${NODE_SETTINGS:-})
 PROPS
   tool kafka.tools.StorageTool format -t "$CLUSTER_ID" -c "$dir/server.properties" >"$dir/format.log" 2>&1
 }
@@ -180,7 +182,13 @@ spool_node() {
     --override "controller.quorum.voters=$(voters spool)" --override controller.listener.names=CONTROLLER \
     --override "listeners=PLAINTEXT://127.0.0.1:$(spool_port "$2"),CONTROLLER://127.0.0.1:$(spool_cport "$2")" \
     --override listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT \
-    --override "log.dirs=$1/data" --override group.initial.rebalance.delay.ms=0
+    --override "log.dirs=$1/data" --override group.initial.rebalance.delay.ms=0 $(node_overrides)
+}
+
+# node_overrides: NODE_SETTINGS as Spool's --override arguments.
+node_overrides() {
+  local setting
+  for setting in ${NODE_SETTINGS:-}; do printf -- '--override %s ' "$setting"; done
 }
 
 # produce_workload SYSTEM DIR TRIAL: on the running cluster, a topic of 3 partitions x 3 replicas with
