@@ -41,7 +41,8 @@ public final class PartitionAppender {
 
     /**
      * What an append did: the answer, and the offset after the batch it wrote (or duplicated), which acks=all
-     * waits for the high watermark to reach; -1 when there is nothing to wait for.
+     * waits for the high watermark of {@code leaderEpoch} (the leadership it was written in) to reach; -1 when
+     * there is nothing to wait for.
      */
     private record Appended(PartitionProduceResponse answer, long commitOffset, int leaderEpoch) {
         static Appended failed(PartitionProduceResponse answer) {
@@ -106,7 +107,8 @@ public final class PartitionAppender {
      */
     private CompletableFuture<PartitionProduceResponse> answer(Appended appended, short acks, long timeoutMs, int index) {
         PartitionProduceResponse response = appended.answer().setIndex(index);
-        if (acks != ACKS_ALL || appended.commitOffset() <= partition.highWatermarkIn(appended.leaderEpoch())
+        if (acks != ACKS_ALL || appended.commitOffset() < 0 // failed: nothing to wait for
+                || appended.commitOffset() <= partition.highWatermarkIn(appended.leaderEpoch())
                 || DeliberateFault.is(DeliberateFault.ACKS_ALL_BEFORE_ISR)) {
             return CompletableFuture.completedFuture(response);
         }
@@ -218,46 +220,50 @@ public final class PartitionAppender {
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
     private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
-        return partition.withAssignment(assignment -> {
-            if (!leads.test(assignment)) {
-                // The leadership ended after the request was checked: nothing written, the client asks again.
-                return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER,
-                        "This broker no longer leads " + partition.topicPartition()));
+        return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, records, mayWait));
+    }
+
+    /** {@link #write}, with {@code assignment} held still: only if this broker leads it, in its epoch. */
+    private Appended writeAsLeaderOf(PartitionImage assignment, ByteBuffer records, boolean mayWait)
+            throws IOException {
+        if (!leads.test(assignment)) {
+            // The leadership ended after the request was checked: nothing written, the client asks again.
+            return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER,
+                    "This broker no longer leads " + partition.topicPartition()));
+        }
+        // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
+        boolean commit = partition.commitsOnAppend();
+        AppendInfo info;
+        while (true) {
+            PartitionLog log = partition.log();
+            try {
+                info = mayWait ? log.appendAsLeader(records, assignment.leaderEpoch(), commit)
+                        : log.tryAppendAsLeader(records, assignment.leaderEpoch(), commit);
+                break;
+            } catch (LogMovedException e) {
+                // moved to another log dir while this append waited for its lock: nothing was written; again there
             }
-            // The leader alone in sync (one broker): the append commits, and acks=all has nothing to wait for.
-            boolean commit = partition.commitsOnAppend();
-            AppendInfo info;
-            while (true) {
-                PartitionLog log = partition.log();
-                try {
-                    info = mayWait ? log.appendAsLeader(records, assignment.leaderEpoch(), commit)
-                            : log.tryAppendAsLeader(records, assignment.leaderEpoch(), commit);
-                    break;
-                } catch (LogMovedException e) {
-                    // moved to another log dir while this append waited for its lock: nothing was written; again
-                }
-            }
-            if (info == null) {
-                return null;
-            }
-            switch (info.outcome()) {
-                case APPEND:
-                    partition.notifyAppended();
-                    break;
-                case DUPLICATE:
-                    break;
-                case INVALID_PRODUCER_EPOCH:
-                    return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
-                case OUT_OF_ORDER_SEQUENCE:
-                default:
-                    return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
-            }
-            return new Appended(new PartitionProduceResponse()
-                    .setErrorCode(Errors.NONE.code())
-                    .setBaseOffset(info.firstOffset())
-                    .setLogAppendTimeMs(info.logAppendTimeMs())
-                    .setLogStartOffset(info.logStartOffset()), info.lastOffset() + 1, assignment.leaderEpoch());
-        });
+        }
+        if (info == null) {
+            return null;
+        }
+        switch (info.outcome()) {
+            case APPEND:
+                partition.notifyAppended();
+                break;
+            case DUPLICATE:
+                break;
+            case INVALID_PRODUCER_EPOCH:
+                return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
+            case OUT_OF_ORDER_SEQUENCE:
+            default:
+                return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
+        }
+        return new Appended(new PartitionProduceResponse()
+                .setErrorCode(Errors.NONE.code())
+                .setBaseOffset(info.firstOffset())
+                .setLogAppendTimeMs(info.logAppendTimeMs())
+                .setLogStartOffset(info.logStartOffset()), info.lastOffset() + 1, assignment.leaderEpoch());
     }
 
     static PartitionProduceResponse error(Errors error, String message) {

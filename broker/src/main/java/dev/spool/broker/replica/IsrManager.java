@@ -174,7 +174,7 @@ public final class IsrManager implements AutoCloseable {
             return;
         }
         Map<Uuid, AlterPartitionRequestData.TopicData> topics = new LinkedHashMap<>();
-        Map<TopicPartition, IsrChange> byPartition = new HashMap<>();
+        List<TopicPartition> asked = new ArrayList<>();
         for (IsrChange change : changes) {
             Partition partition = change.partition();
             topics.computeIfAbsent(partition.topicId(), id -> new AlterPartitionRequestData.TopicData().setTopicId(id))
@@ -183,18 +183,18 @@ public final class IsrManager implements AutoCloseable {
                             .setLeaderEpoch(change.assignment().leaderEpoch())
                             .setPartitionEpoch(change.assignment().partitionEpoch())
                             .setNewIsrWithEpochs(members(current, change)));
-            byPartition.put(partition.topicPartition(), change);
+            asked.add(partition.topicPartition());
             LOG.info("{}: asking the controller to change the ISR from {} to {}", partition,
                     change.assignment().isr(), change.isr());
         }
-        inFlight.addAll(byPartition.keySet());
+        inFlight.addAll(asked);
         AlterPartitionRequestData request = new AlterPartitionRequestData().setBrokerId(nodeId)
                 .setBrokerEpoch(self.brokerEpoch()).setTopics(new ArrayList<>(topics.values()));
         // Bounded: a request to a controller that stopped answering (paused, cut off) would otherwise hold the
         // partitions' slots for ever, and no ISR could shrink.
         controller.send(ApiKey.ALTER_PARTITION, ALTER_PARTITION_VERSION, request)
                 .orTimeout(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((answer, failure) -> {
-            inFlight.removeAll(byPartition.keySet());
+            asked.forEach(inFlight::remove);
             if (failure != null) {
                 LOG.debug("AlterPartition of {} partitions failed (retried at the next check): {}", changes.size(),
                         failure.toString());

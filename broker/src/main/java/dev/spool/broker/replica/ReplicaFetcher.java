@@ -5,6 +5,7 @@ import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.fetch.FollowerReadThrottle;
 import dev.spool.broker.fetch.OffsetForLeaderEpochHandler;
+import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
@@ -203,10 +204,15 @@ final class ReplicaFetcher implements AutoCloseable {
                               FetchResponseData.PartitionData data) throws Exception {
         if (data.errorCode() == Errors.OFFSET_OUT_OF_RANGE.code()) {
             // Asks the leader first, over the network: not while holding the assignment.
-            return partition.leaderEpoch() == fetchedInEpoch && resetOutOfRange(leader, partition, fetchedInEpoch);
+            return follows(partition.assignment(), fetchedInEpoch)
+                    && resetOutOfRange(leader, partition, fetchedInEpoch);
         }
-        return partition.withAssignment(assignment -> assignment.leader() == sourceId
-                && assignment.leaderEpoch() == fetchedInEpoch && apply(partition, data));
+        return partition.withAssignment(assignment -> follows(assignment, fetchedInEpoch) && apply(partition, data));
+    }
+
+    /** Whether a partition so assigned still follows this fetcher's leader in the epoch it was fetched in. */
+    private boolean follows(PartitionImage assignment, int fetchedInEpoch) {
+        return assignment.leader() == sourceId && assignment.leaderEpoch() == fetchedInEpoch;
     }
 
     private boolean apply(Partition partition, FetchResponseData.PartitionData data) throws IOException {
@@ -264,7 +270,7 @@ final class ReplicaFetcher implements AutoCloseable {
         }
         // Asked over the network without the assignment held; cut with it held, and only while still following.
         return partition.withAssignment(assignment -> {
-            if (assignment.leader() != sourceId || assignment.leaderEpoch() != fetchedInEpoch) {
+            if (!follows(assignment, fetchedInEpoch)) {
                 return false;
             }
             PartitionLog log = partition.log();
