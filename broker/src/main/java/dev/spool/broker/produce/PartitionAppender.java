@@ -247,17 +247,18 @@ public final class PartitionAppender {
         if (info == null) {
             return null;
         }
-        switch (info.outcome()) {
-            case APPEND:
-                partition.notifyAppended();
-                break;
-            case DUPLICATE:
-                break;
-            case INVALID_PRODUCER_EPOCH:
-                return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
-            case OUT_OF_ORDER_SEQUENCE:
-            default:
-                return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
+        Errors refused = switch (info.outcome()) {
+            case APPEND, DUPLICATE -> Errors.NONE;
+            case INVALID_PRODUCER_EPOCH -> Errors.INVALID_PRODUCER_EPOCH;
+            case OUT_OF_ORDER_SEQUENCE -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
+            case INVALID_TXN_STATE -> Errors.INVALID_TXN_STATE;
+            case TRANSACTION_COORDINATOR_FENCED -> Errors.TRANSACTION_COORDINATOR_FENCED;
+        };
+        if (refused != Errors.NONE) {
+            return Appended.failed(error(refused, info.refusal()));
+        }
+        if (info.appended()) {
+            partition.notifyAppended();
         }
         return new Appended(new PartitionProduceResponse()
                 .setErrorCode(Errors.NONE.code())

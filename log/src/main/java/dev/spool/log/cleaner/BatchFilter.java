@@ -18,7 +18,8 @@ import java.util.List;
  *   <li>a record whose key has a later offset in the {@link OffsetMap} goes;</li>
  *   <li>a tombstone (null value) stays until its batch's delete horizon (KIP-534, attribute bit 6) has
  *       passed; a batch that keeps a tombstone and has no horizon yet gets one: now + delete.retention.ms;</li>
- *   <li>control batches stay as they are (no transactions are written yet).</li>
+ *   <li>control batches stay as they are, and aborted data is compacted as any other (removing both as
+ *       Kafka does is not built yet; the aborted transactions stay in the cleaned segment's {@code .txnindex}).</li>
  * </ul>
  *
  * A batch that keeps every record and needs no horizon is copied byte for byte; otherwise it is rebuilt

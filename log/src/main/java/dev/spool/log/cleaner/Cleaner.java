@@ -4,6 +4,7 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogFileNames;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.index.AbortedTxn;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -217,6 +218,10 @@ final class Cleaner {
                     }
                 }
                 failOnInvalid(validation, reader, segment);
+                // Aborted data and markers are kept as they are, so are their transactions' index entries.
+                for (AbortedTxn txn : segment.txnIndex().entries()) {
+                    cleaned.txnIndex().append(txn);
+                }
             }
             cleaned.onBecomeInactive();
             cleaned.flush(true);
