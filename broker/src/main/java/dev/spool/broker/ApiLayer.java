@@ -36,6 +36,7 @@ import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.ProducerIdManager;
+import dev.spool.broker.produce.WriteTxnMarkersHandler;
 import dev.spool.broker.quorum.QuorumMembership;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
@@ -106,7 +107,9 @@ final class ApiLayer {
                 .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
                         new InitProducerIdHandler(new ProducerIdManager(metadataLayer.producerIdBlocks(), config.nodeId())))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
-                        new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders));
+                        new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders))
+                .register(ApiKey.WRITE_TXN_MARKERS, 1, ApiKey.WRITE_TXN_MARKERS.highestVersion,
+                        new WriteTxnMarkersHandler(partitionLayer.partitions, partitionLayer.appenders));
 
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
                 new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));

@@ -122,6 +122,37 @@ public final class PartitionAppender {
     }
 
     /**
+     * Writes the marker ending producer {@code producerId}'s transaction (WriteTxnMarkers, from its coordinator at
+     * {@code coordinatorEpoch}; {@code commitTxn} COMMIT, else ABORT) on the io threads, after the appends queued
+     * before it, and answers once the marker is committed (as an acks=all batch, for at most {@code timeoutMs}):
+     * NONE, or why not (NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, ...).
+     */
+    public CompletableFuture<Errors> appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch,
+                                                     boolean commitTxn, long timeoutMs) {
+        return CompletableFuture.supplyAsync(() -> appendMarkerNow(producerId, producerEpoch, coordinatorEpoch,
+                commitTxn), queue)
+                .thenCompose(appended -> answer(appended, ACKS_ALL, timeoutMs, partition.topicPartition().partition()))
+                .thenApply(answer -> Errors.forCode(answer.errorCode()));
+    }
+
+    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn) {
+        try {
+            if (closed) {
+                return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
+            }
+            return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
+                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, leaderEpoch, commit)));
+        } catch (LogDirOfflineException e) {
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
+        } catch (IOException e) {
+            LOG.warn("Marker append to {} failed: {}", partition, e.toString());
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage()));
+        } catch (IllegalStateException e) {
+            return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage()));
+        }
+    }
+
+    /**
      * The partition's producers (for DescribeProducers), as of the appends before; on the io threads, since
      * the log may load its producer state first.
      */
@@ -220,12 +251,19 @@ public final class PartitionAppender {
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
     private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
-        return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, records, mayWait));
+        return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
+                mayWait ? log.appendAsLeader(records, leaderEpoch, commit)
+                        : log.tryAppendAsLeader(records, leaderEpoch, commit)));
+    }
+
+    /** A leader's append to {@code log} in {@code leaderEpoch}; null if it refused to wait (see {@link #appendNow}). */
+    @FunctionalInterface
+    private interface LeaderAppend {
+        AppendInfo to(PartitionLog log, int leaderEpoch, boolean commit) throws IOException;
     }
 
     /** {@link #write}, with {@code assignment} held still: only if this broker leads it, in its epoch. */
-    private Appended writeAsLeaderOf(PartitionImage assignment, ByteBuffer records, boolean mayWait)
-            throws IOException {
+    private Appended writeAsLeaderOf(PartitionImage assignment, LeaderAppend append) throws IOException {
         if (!leads.test(assignment)) {
             // The leadership ended after the request was checked: nothing written, the client asks again.
             return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER,
@@ -237,8 +275,7 @@ public final class PartitionAppender {
         while (true) {
             PartitionLog log = partition.log();
             try {
-                info = mayWait ? log.appendAsLeader(records, assignment.leaderEpoch(), commit)
-                        : log.tryAppendAsLeader(records, assignment.leaderEpoch(), commit);
+                info = append.to(log, assignment.leaderEpoch(), commit);
                 break;
             } catch (LogMovedException e) {
                 // moved to another log dir while this append waited for its lock: nothing was written; again there
