@@ -1,14 +1,11 @@
 package dev.spool.broker.group;
 
 import dev.spool.broker.coordinator.CoordinatorRuntime;
-import dev.spool.broker.coordinator.PartitionCommitWatermark;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataListener;
 import dev.spool.broker.metadata.MetadataManager;
-import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicCreator;
 import dev.spool.broker.metadata.TopicImage;
-import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.LogClock;
 import dev.spool.protocol.Errors;
@@ -121,28 +118,9 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         if (!deleted.isEmpty()) {
             runtime.forEachLoaded(shard -> shard.offsetCommits().deleteOffsetsOfTopics(deleted));
         }
-        TopicImage topic = current.topic(TOPIC);
-        TopicImage before = previous.topic(TOPIC);
-        if (before != null && (topic == null || !before.id().equals(topic.id()))) {
-            for (int index : runtime.hostedPartitions()) {
-                runtime.scheduleUnload(index, Integer.MAX_VALUE);
-            }
-        }
-        if (topic == null) {
-            return;
-        }
-        for (PartitionImage image : topic.partitions().values()) {
-            int index = image.partition();
-            Partition partition = partitions.leads(image) ? partitions.get(TOPIC, index) : null;
-            if (partition != null) {
-                int epoch = image.leaderEpoch();
-                runtime.scheduleLoad(index, epoch, new PartitionCommitWatermark(partition, epoch),
-                        timer -> new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock),
-                                timer, clock::nowMs, settings));
-            } else {
-                runtime.scheduleUnload(index, image.leaderEpoch());
-            }
-        }
+        runtime.followLeadership(TOPIC, previous, current, partitions, (index, partition, epoch, timer) ->
+                new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock), timer,
+                        clock::nowMs, settings));
     }
 
     /**

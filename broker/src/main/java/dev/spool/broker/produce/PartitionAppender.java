@@ -211,9 +211,6 @@ public final class PartitionAppender {
                 return Appended.failed(error(rejection.error(), rejection.message()).setRecordErrors(rejection.recordErrors()));
             }
             RecordBatch batch = validator.batch();
-            if (batch.isTransactional()) {
-                return Appended.failed(error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet"));
-            }
             ByteBuffer stored = records;
             if (Recompression.needed(batch, config.finalCompression)) {
                 stored = Recompression.rebuild(batch, config);

@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class WriteTxnMarkersHandler implements ApiHandler {
 
-    static final long TIMEOUT_MS = 30_000;
+    public static final long TIMEOUT_MS = 30_000;
 
     private final PartitionManager partitions;
     private final PartitionAppenders appenders;

@@ -314,9 +314,6 @@ class PartitionAppenderTest {
         PartitionProduceResponse tooLarge = append(batch(-1, (short) -1, -1, 10));
         assertThat(tooLarge.errorCode()).isEqualTo(Errors.MESSAGE_TOO_LARGE.code());
         assertThat(tooLarge.baseOffset()).isEqualTo(-1);
-        ByteBuffer transactional = new RecordBatchBuilder(CompressionType.NONE).producer(PRODUCER, (short) 0, 0)
-                .transactional(true).append(NOW_MS, null, new byte[1]).build();
-        assertThat(append(transactional).errorCode()).isEqualTo(Errors.INVALID_TXN_STATE.code());
         assertThat(log.logEndOffset()).isZero();
     }
 

@@ -1,0 +1,89 @@
+package dev.spool.broker.coordinator;
+
+import dev.spool.broker.partition.LeadershipMovedException;
+import dev.spool.broker.partition.Partition;
+import dev.spool.log.BatchScanner;
+import dev.spool.log.LogClock;
+import dev.spool.log.record.CompressionType;
+import dev.spool.log.record.Record;
+import dev.spool.log.record.RecordBatchBuilder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * The partition of an internal topic a coordinator shard keeps its records in ({@code __consumer_offsets},
+ * {@code __transaction_state}): each append is one uncompressed batch (no producer id, CreateTime = now), appended
+ * as leader in the epoch the shard was loaded for, and refused once that leadership is over (the shard is then
+ * being unloaded); then the high watermark moves (when the leader alone is in sync) and parked fetches are woken,
+ * the same steps as a produce append. Only coordinators write here: Produce refuses internal topics. Not
+ * thread-safe: owned by the coordinator thread.
+ */
+public final class PartitionRecordLog {
+
+    /** One record's bytes; a null value is a tombstone. */
+    public record KeyValue(byte[] key, byte[] value) {
+    }
+
+    /** What a replay does with each record. */
+    @FunctionalInterface
+    public interface RecordConsumer {
+        void accept(ByteBuffer key, ByteBuffer value);
+    }
+
+    private final Partition partition;
+    private final int leaderEpoch;
+    private final LogClock clock;
+
+    public PartitionRecordLog(Partition partition, int leaderEpoch, LogClock clock) {
+        this.partition = partition;
+        this.leaderEpoch = leaderEpoch;
+        this.clock = clock;
+    }
+
+    /** The leader epoch the shard was loaded for: a transaction coordinator's epoch. */
+    public int leaderEpoch() {
+        return leaderEpoch;
+    }
+
+    /** Appends the records as one batch; returns once they are in the log. */
+    public void append(List<KeyValue> records) throws IOException {
+        if (records.isEmpty()) {
+            return;
+        }
+        long nowMs = clock.nowMs();
+        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
+        for (KeyValue record : records) {
+            builder.append(nowMs, record.key(), record.value());
+        }
+        partition.withAssignment(assignment -> {
+            if (assignment.leaderEpoch() != leaderEpoch) {
+                throw new LeadershipMovedException(partition + " is no longer led in epoch " + leaderEpoch);
+            }
+            // Committed at once when the leader is alone in sync; else the runtime holds the answers until it is.
+            partition.log().appendAsLeader(builder.build(), leaderEpoch, partition.commitsOnAppend());
+            return null;
+        });
+        partition.notifyAppended();
+    }
+
+    /** Feeds every record from the log start, oldest first, to {@code consumer} (markers are skipped). */
+    public void replay(RecordConsumer consumer) throws IOException {
+        long startOffset = partition.log().logStartOffset();
+        BatchScanner.forEachBatch(partition.log(), startOffset, batch -> {
+            if (batch.isControl()) {
+                return;
+            }
+            for (Record record : batch.records()) {
+                if (record.offset() >= startOffset) {
+                    consumer.accept(record.key(), record.value());
+                }
+            }
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionRecordLog(" + partition + ")";
+    }
+}

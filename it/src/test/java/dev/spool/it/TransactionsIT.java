@@ -1,0 +1,207 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Transactions with Apache Kafka's Java client, unchanged, against {@code bin/spool server}: a transactional producer
+ * commits and aborts, read_committed consumers see only committed records in order and read_uncommitted ones see
+ * all, a second producer with the same transactional id fences the first, and a transaction left open past its
+ * timeout is aborted by the coordinator; kafkajs's transactions commit and abort, and kcat (librdkafka, which reads
+ * read_committed by default) skips what was aborted.
+ */
+class TransactionsIT {
+
+    private static final long TIMEOUT_SECONDS = 60;
+
+    /** Open transactions are checked for their timeout every half second, not every 10 s. */
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess(
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms=500");
+
+    private static String bootstrap() {
+        return SPOOL.process().bootstrap();
+    }
+
+    private static KafkaProducer<String, String> transactional(String transactionalId, Map<String, Object> more) {
+        Map<String, Object> config = new HashMap<>(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000));
+        config.putAll(more);
+        return ProduceIT.producer(bootstrap(), config);
+    }
+
+    /**
+     * Every record of {@code topic} a consumer of {@code isolation} reads from the start, until {@code expected} (or,
+     * when none is expected, for a few seconds).
+     */
+    private static List<String> readAll(String topic, int partitions, IsolationLevel isolation, int expected) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            List<TopicPartition> assigned = new ArrayList<>();
+            for (int i = 0; i < partitions; i++) {
+                assigned.add(new TopicPartition(topic, i));
+            }
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            long deadline = System.currentTimeMillis() + (expected == 0 ? 5_000 : TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            while ((values.size() < expected || expected == 0) && System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+            // Whatever a reader could still see (it must not see more than expected).
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                values.add(record.value());
+            }
+        }
+        return values;
+    }
+
+    private static long endOffset(String topic, IsolationLevel isolation) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest()),
+                            new ListOffsetsOptions(isolation))
+                    .partitionResult(partition).get(TIMEOUT_SECONDS, TimeUnit.SECONDS).offset();
+        }
+    }
+
+    @Test
+    void committedRecordsAreReadAndAbortedOnesSkippedByReadCommittedConsumers() throws Exception {
+        String topic = "txn-commit-abort";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        try (KafkaProducer<String, String> producer = transactional("commit-abort", Map.of())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "c1"));
+            producer.send(new ProducerRecord<>(topic, "c2"));
+            producer.commitTransaction();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "a1"));
+            producer.send(new ProducerRecord<>(topic, "a2"));
+            producer.flush();
+            producer.abortTransaction();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "c3"));
+            producer.commitTransaction();
+        }
+
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 3)).containsExactly("c1", "c2", "c3");
+        assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 5)).containsExactly("c1", "c2", "a1", "a2", "c3");
+        // 5 records and 3 markers; nothing open, so both isolation levels end at the log end.
+        assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).isEqualTo(8);
+        assertThat(endOffset(topic, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(8);
+    }
+
+    @Test
+    void anOpenTransactionHoldsReadCommittedConsumersBackUntilItCommits() throws Exception {
+        String topic = "txn-open";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        try (KafkaProducer<String, String> plain = ProduceIT.producer(bootstrap(), Map.of());
+             KafkaProducer<String, String> producer = transactional("open",
+                     Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 300_000))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "in-transaction"));
+            producer.flush();
+            plain.send(new ProducerRecord<>(topic, "after")).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 0)).isEmpty();
+            assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).isZero();
+            assertThat(endOffset(topic, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(2);
+
+            producer.commitTransaction();
+        }
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 2)).containsExactly("in-transaction", "after");
+    }
+
+    @Test
+    void aSecondProducerWithTheSameTransactionalIdFencesTheFirstAndAbortsItsTransaction() throws Exception {
+        String topic = "txn-fenced";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        try (KafkaProducer<String, String> zombie = transactional("fenced", Map.of());
+             KafkaProducer<String, String> successor = transactional("fenced", Map.of())) {
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            zombie.send(new ProducerRecord<>(topic, "zombie"));
+            zombie.flush();
+
+            successor.initTransactions(); // aborts the zombie's transaction and bumps the epoch
+            successor.beginTransaction();
+            successor.send(new ProducerRecord<>(topic, "successor"));
+            successor.commitTransaction();
+
+            Throwable thrown = catchThrowable(zombie::commitTransaction);
+            assertThat(thrown).isInstanceOfAny(ProducerFencedException.class, InvalidProducerEpochException.class);
+        }
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 1)).containsExactly("successor");
+        assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 2)).containsExactly("zombie", "successor");
+    }
+
+    @Test
+    void kafkajsCommitsAndAbortsAndKcatReadsOnlyWhatWasCommitted() throws Exception {
+        String topic = "txn-kafkajs";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        ExternalCommand.Result kafkajs = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 90,
+                "node", "transactional-producer.js", bootstrap(), topic, "kafkajs-transactional");
+        assertThat(kafkajs.exitCode()).as(kafkajs.output()).isZero();
+        assertThat(kafkajs.output()).contains("{\"committed\":2,\"aborted\":1}");
+
+        ExternalCommand.Result kcat = ExternalCommand.run(SpoolProcess.repositoryRoot(), TIMEOUT_SECONDS, "kcat", "-b",
+                bootstrap(), "-C", "-t", topic, "-o", "beginning", "-e", "-q");
+        assertThat(kcat.exitCode()).as(kcat.output()).isZero();
+        assertThat(kcat.output().lines().filter(line -> !line.isBlank())).containsExactly("kafkajs-c1", "kafkajs-c2");
+        assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 3))
+                .containsExactly("kafkajs-c1", "kafkajs-c2", "kafkajs-a1");
+    }
+
+    @Test
+    void aTransactionOpenPastItsTimeoutIsAbortedByTheCoordinator() throws Exception {
+        String topic = "txn-timeout";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        try (KafkaProducer<String, String> producer = transactional("timeout",
+                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 1_000))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "forgotten"));
+            producer.flush();
+            long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS);
+            while (endOffset(topic, IsolationLevel.READ_COMMITTED) < 2 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).as("the abort marker is stable").isEqualTo(2);
+            Throwable thrown = catchThrowable(producer::commitTransaction);
+            assertThat(thrown).as("the producer was fenced by the abort").isNotNull();
+        }
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 0)).isEmpty();
+    }
+}
