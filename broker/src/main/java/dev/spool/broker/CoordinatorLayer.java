@@ -37,6 +37,7 @@ final class CoordinatorLayer implements AutoCloseable {
                     config.get(BrokerConfig.GROUP_COORDINATOR_THREADS), metadata.metadata, metadata.topicCreator(),
                     partitions.partitions, storage.clock));
             metadata.metadata.addListener(groups);
+            partitions.appenders.onTxnMarkers(groups::onTransactionCompleted);
             ProducerIdManager producerIds = new ProducerIdManager(metadata.producerIdBlocks(), config.nodeId());
             MarkerWriter markers = new MarkerWriter(config.nodeId(), metadata.metadata::image, partitions.partitions,
                     partitions.appenders, metadata.clients, storage.scheduler);

@@ -15,6 +15,8 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -165,6 +167,113 @@ class TransactionsIT {
         }
         assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 1)).containsExactly("successor");
         assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 2)).containsExactly("zombie", "successor");
+    }
+
+    /**
+     * Exactly once with the Java client's own loop: a group reads an input topic, writes each record transformed to
+     * an output topic and commits its offsets in the same transaction (sendOffsetsToTransaction). One transaction is
+     * aborted midway and its records read again; the loop is then stopped, and a new one in the same group goes on
+     * from the committed offsets. The output holds each input's result exactly once.
+     */
+    @Test
+    void aConsumeTransformProduceLoopWritesEachResultExactlyOnce() throws Exception {
+        String input = "eos-input";
+        String output = "eos-output";
+        ProduceIT.createTopic(bootstrap(), input, 2, Map.of());
+        ProduceIT.createTopic(bootstrap(), output, 2, Map.of());
+        List<String> expected = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = ProduceIT.producer(bootstrap(), Map.of())) {
+            for (int i = 0; i < 200; i++) {
+                producer.send(new ProducerRecord<>(input, "k" + i, "v" + i));
+                expected.add("V" + i);
+            }
+            producer.flush();
+        }
+        assertThat(transformLoop(input, output, 80, true)).as("the first loop's transformed records").isEqualTo(80);
+        assertThat(transformLoop(input, output, 200, false)).as("the second loop's, from the committed offsets")
+                .isEqualTo(120);
+
+        assertThat(readAll(output, 2, IsolationLevel.READ_COMMITTED, expected.size()))
+                .containsExactlyInAnyOrderElementsOf(expected);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            long committed = admin.listConsumerGroupOffsets("eos").partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
+            assertThat(committed).as("the group's committed offsets cover the input").isEqualTo(200);
+        }
+    }
+
+    /**
+     * Transforms records of {@code input} (uppercase) into {@code output} in transactions of up to 20 records, with the
+     * group's offsets, until {@code upTo} input records are committed in all; with {@code abortOnce} the second
+     * transaction is aborted and its records read again. Returns how many transformed records it committed.
+     */
+    private static int transformLoop(String input, String output, int upTo, boolean abortOnce) throws Exception {
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "eos");
+        consumerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        consumerConfig.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20);
+        int committed = 0;
+        int transactions = 0;
+        long committedInput = committedInputOffsets();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig);
+             KafkaProducer<String, String> producer = transactional("eos-transformer", Map.of())) {
+            producer.initTransactions();
+            consumer.subscribe(List.of(input));
+            long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS);
+            while (committedInput < upTo && System.currentTimeMillis() < deadline) {
+                ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                producer.beginTransaction();
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                int sent = 0;
+                for (ConsumerRecord<String, String> record : records) {
+                    if (committedInput + sent >= upTo) {
+                        break;
+                    }
+                    producer.send(new ProducerRecord<>(output, record.key(), record.value().toUpperCase()));
+                    offsets.put(new TopicPartition(record.topic(), record.partition()),
+                            new OffsetAndMetadata(record.offset() + 1));
+                    sent++;
+                }
+                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+                if (abortOnce && ++transactions == 2) {
+                    producer.abortTransaction();
+                    rewindToCommitted(consumer);
+                    continue;
+                }
+                producer.commitTransaction();
+                committed += sent;
+                committedInput += sent;
+            }
+        }
+        return committed;
+    }
+
+    private static long committedInputOffsets() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            return admin.listConsumerGroupOffsets("eos").partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
+        }
+    }
+
+    /** After an abort: back to the offsets the group committed (its start where it has none). */
+    private static void rewindToCommitted(KafkaConsumer<String, String> consumer) {
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(consumer.assignment());
+        for (TopicPartition partition : consumer.assignment()) {
+            OffsetAndMetadata offset = committed.get(partition);
+            if (offset == null) {
+                consumer.seekToBeginning(List.of(partition));
+            } else {
+                consumer.seek(partition, offset.offset());
+            }
+        }
     }
 
     @Test

@@ -170,7 +170,21 @@ public final class PartitionLog implements AutoCloseable {
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A coordinator's own append (a group coordinator's transactional offset commits, on the producer's id and epoch
+     * with no sequence): as {@link #appendAsLeader(ByteBuffer, int, boolean)} without the producer checks, which are
+     * a client's (Kafka's coordinator origin); the batch still opens the producer's transaction here.
+     */
+    public AppendInfo appendAsCoordinator(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
+        lock.lock();
+        try {
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false);
         } finally {
             lock.unlock();
         }
@@ -189,7 +203,7 @@ public final class PartitionLog implements AutoCloseable {
             return null;
         }
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, false);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true);
         } finally {
             lock.unlock();
         }
@@ -199,8 +213,8 @@ public final class PartitionLog implements AutoCloseable {
      * The append of the methods above, called holding the lock. The config is read once: a change
      * made meanwhile cannot make the refused roll or fsync happen after all.
      */
-    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait)
-            throws IOException {
+    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait,
+                                            boolean checkProducer) throws IOException {
         try {
             ensureOpen();
             if (!producerState.isLoaded()) {
@@ -235,7 +249,7 @@ public final class PartitionLog implements AutoCloseable {
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
             }
-            if (idempotentPosition >= 0) {
+            if (idempotentPosition >= 0 && checkProducer) {
                 appendBatch.wrap(batches, idempotentPosition);
                 SequenceCheck check = producerState.check(appendBatch);
                 if (check != SequenceCheck.APPEND) {
@@ -288,7 +302,7 @@ public final class PartitionLog implements AutoCloseable {
             }
             ByteBuffer marker = new TxnMarker(commitTxn, coordinatorEpoch).toBatch(producerId, producerEpoch,
                     clock.nowMs());
-            return appendAsLeaderLocked(marker, leaderEpoch, commit, true);
+            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true);
         } catch (IOException e) {
             throw reported(e);
         } finally {

@@ -4,9 +4,12 @@ import dev.spool.broker.partition.LeadershipMovedException;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.BatchScanner;
 import dev.spool.log.LogClock;
+import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.log.record.RecordBatchLayout;
+import dev.spool.log.record.TxnMarker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -31,6 +34,15 @@ public final class PartitionRecordLog {
         void accept(ByteBuffer key, ByteBuffer value);
     }
 
+    /** What a replay does with each record and each transaction marker, for a log with transactional batches. */
+    public interface TransactionalRecordConsumer {
+        /** A record; {@code producerId} is its transaction's producer, or -1 outside a transaction. */
+        void record(long producerId, ByteBuffer key, ByteBuffer value);
+
+        /** The producer's transaction ended, committed or aborted. */
+        void marker(long producerId, boolean commit);
+    }
+
     private final Partition partition;
     private final int leaderEpoch;
     private final LogClock clock;
@@ -48,20 +60,43 @@ public final class PartitionRecordLog {
 
     /** Appends the records as one batch; returns once they are in the log. */
     public void append(List<KeyValue> records) throws IOException {
-        if (records.isEmpty()) {
-            return;
+        if (!records.isEmpty()) {
+            write(batchOf(records, new RecordBatchBuilder(CompressionType.NONE)), false);
         }
+    }
+
+    /**
+     * Appends the records as one transactional batch of producer {@code producerId} at {@code producerEpoch} (a
+     * group coordinator's transactional offset commits): they take effect when the producer's COMMIT marker follows.
+     */
+    public void appendTransactional(List<KeyValue> records, long producerId, short producerEpoch)
+            throws IOException {
+        if (!records.isEmpty()) {
+            write(batchOf(records, new RecordBatchBuilder(CompressionType.NONE)
+                    .producer(producerId, producerEpoch, RecordBatchLayout.NO_SEQUENCE).transactional(true)), true);
+        }
+    }
+
+    private ByteBuffer batchOf(List<KeyValue> records, RecordBatchBuilder builder) {
         long nowMs = clock.nowMs();
-        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
         for (KeyValue record : records) {
             builder.append(nowMs, record.key(), record.value());
         }
+        return builder.build();
+    }
+
+    private void write(ByteBuffer batch, boolean onProducersBehalf) throws IOException {
         partition.withAssignment(assignment -> {
             if (assignment.leaderEpoch() != leaderEpoch) {
                 throw new LeadershipMovedException(partition + " is no longer led in epoch " + leaderEpoch);
             }
             // Committed at once when the leader is alone in sync; else the runtime holds the answers until it is.
-            partition.log().appendAsLeader(builder.build(), leaderEpoch, partition.commitsOnAppend());
+            PartitionLog log = partition.log();
+            if (onProducersBehalf) {
+                log.appendAsCoordinator(batch, leaderEpoch, partition.commitsOnAppend());
+            } else {
+                log.appendAsLeader(batch, leaderEpoch, partition.commitsOnAppend());
+            }
             return null;
         });
         partition.notifyAppended();
@@ -69,14 +104,33 @@ public final class PartitionRecordLog {
 
     /** Feeds every record from the log start, oldest first, to {@code consumer} (markers are skipped). */
     public void replay(RecordConsumer consumer) throws IOException {
+        replay(new TransactionalRecordConsumer() {
+            @Override
+            public void record(long producerId, ByteBuffer key, ByteBuffer value) {
+                consumer.accept(key, value);
+            }
+
+            @Override
+            public void marker(long producerId, boolean commit) {
+            }
+        });
+    }
+
+    /** Feeds every record and transaction marker from the log start, oldest first, to {@code consumer}. */
+    public void replay(TransactionalRecordConsumer consumer) throws IOException {
         long startOffset = partition.log().logStartOffset();
         BatchScanner.forEachBatch(partition.log(), startOffset, batch -> {
+            if (TxnMarker.isMarker(batch)) {
+                consumer.marker(batch.producerId(), TxnMarker.of(batch).commit());
+                return;
+            }
             if (batch.isControl()) {
                 return;
             }
+            long producerId = batch.isTransactional() ? batch.producerId() : -1;
             for (Record record : batch.records()) {
                 if (record.offset() >= startOffset) {
-                    consumer.accept(record.key(), record.value());
+                    consumer.record(producerId, record.key(), record.value());
                 }
             }
         });

@@ -8,6 +8,7 @@ import dev.spool.broker.metadata.TopicCreator;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.LogClock;
+import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
@@ -121,6 +122,20 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         runtime.followLeadership(TOPIC, previous, current, partitions, (index, partition, epoch, timer) ->
                 new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock), timer,
                         clock::nowMs, settings));
+    }
+
+    /**
+     * A transaction marker was written to {@code partition} (if it is one of {@code __consumer_offsets}): the offsets
+     * the producer's transaction committed there now count, or are dropped if it aborted.
+     */
+    public void onTransactionCompleted(TopicPartition partition, long producerId, boolean commit) {
+        if (!partition.topic().equals(TOPIC)) {
+            return;
+        }
+        runtime.call(partition.partition(), shard -> {
+            shard.completeTransaction(producerId, commit);
+            return CompletableFuture.completedFuture(null);
+        }, error -> null);
     }
 
     /**

@@ -5,9 +5,9 @@ import dev.spool.broker.coordinator.PartitionRecordLog.KeyValue;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.LogClock;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A {@code __consumer_offsets} partition as a {@link CoordinatorLog}: the records in Kafka's bytes
@@ -23,19 +23,37 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
 
     @Override
     public void append(List<CoordinatorRecord> records) throws IOException {
+        log.append(bytes(records));
+    }
+
+    @Override
+    public void appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
+            throws IOException {
+        log.appendTransactional(bytes(records), producerId, producerEpoch);
+    }
+
+    private static List<KeyValue> bytes(List<CoordinatorRecord> records) {
         List<KeyValue> bytes = new ArrayList<>(records.size());
         for (CoordinatorRecord record : records) {
             bytes.add(new KeyValue(GroupRecordSerde.key(record), GroupRecordSerde.value(record)));
         }
-        log.append(bytes);
+        return bytes;
     }
 
     @Override
-    public void replay(Consumer<CoordinatorRecord> consumer) throws IOException {
-        log.replay((key, value) -> {
-            CoordinatorRecord read = GroupRecordSerde.read(key, value);
-            if (read != null) {
-                consumer.accept(read);
+    public void replay(TransactionalReplay replay) throws IOException {
+        log.replay(new PartitionRecordLog.TransactionalRecordConsumer() {
+            @Override
+            public void record(long producerId, ByteBuffer key, ByteBuffer value) {
+                CoordinatorRecord read = GroupRecordSerde.read(key, value);
+                if (read != null) {
+                    replay.record(producerId, read);
+                }
+            }
+
+            @Override
+            public void marker(long producerId, boolean commit) {
+                replay.marker(producerId, commit);
             }
         });
     }

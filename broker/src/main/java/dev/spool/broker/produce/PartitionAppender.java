@@ -57,15 +57,22 @@ public final class PartitionAppender {
     private final LogClock clock;
     private final WaitTimer waits;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
+    private final TxnMarkerListener markerListener;
     private boolean closed;
 
     PartitionAppender(Partition partition, Predicate<PartitionImage> leads, SerialExecutor queue, LogClock clock,
                       WaitTimer waits) {
+        this(partition, leads, queue, clock, waits, TxnMarkerListener.NONE);
+    }
+
+    PartitionAppender(Partition partition, Predicate<PartitionImage> leads, SerialExecutor queue, LogClock clock,
+                      WaitTimer waits, TxnMarkerListener markerListener) {
         this.partition = partition;
         this.leads = leads;
         this.queue = queue;
         this.clock = clock;
         this.waits = waits;
+        this.markerListener = markerListener;
     }
 
     public Partition partition() {
@@ -132,7 +139,13 @@ public final class PartitionAppender {
         return CompletableFuture.supplyAsync(() -> appendMarkerNow(producerId, producerEpoch, coordinatorEpoch,
                 commitTxn), queue)
                 .thenCompose(appended -> answer(appended, ACKS_ALL, timeoutMs, partition.topicPartition().partition()))
-                .thenApply(answer -> Errors.forCode(answer.errorCode()));
+                .thenApply(answer -> {
+                    Errors error = Errors.forCode(answer.errorCode());
+                    if (error == Errors.NONE) {
+                        markerListener.onMarker(partition.topicPartition(), producerId, commitTxn);
+                    }
+                    return error;
+                });
     }
 
     private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn) {

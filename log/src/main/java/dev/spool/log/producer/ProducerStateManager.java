@@ -169,9 +169,16 @@ public final class ProducerStateManager {
             return null;
         }
         int first = batch.baseSequence();
-        onBatchWritten(producerId, batch.producerEpoch(), first, Sequences.lastSequence(first,
-                batch.lastOffsetDelta()), batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
-        ProducerStateEntry entry = producers.get(producerId);
+        ProducerStateEntry entry;
+        if (first == RecordBatchLayout.NO_SEQUENCE) {
+            // A coordinator's batch on the producer's behalf (transactional offset commits): no sequence to cache.
+            entry = producers.computeIfAbsent(producerId, id -> new ProducerStateEntry(id, batch.producerEpoch()));
+            advanceTo(batch.nextOffset());
+        } else {
+            onBatchWritten(producerId, batch.producerEpoch(), first, Sequences.lastSequence(first,
+                    batch.lastOffsetDelta()), batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
+            entry = producers.get(producerId);
+        }
         if (batch.isTransactional() && !entry.inTransaction()) {
             entry.beginTransaction(batch.baseOffset());
             openTransactions.put(batch.baseOffset(), producerId);
