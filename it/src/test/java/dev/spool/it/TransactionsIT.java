@@ -39,6 +39,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TransactionsIT {
 
     private static final long TIMEOUT_SECONDS = 60;
+    private static final String TRANSACTIONS = "org.apache.kafka.tools.TransactionsCommand";
 
     /** Open transactions are checked for their timeout every half second, not every 10 s. */
     @RegisterExtension
@@ -291,6 +292,39 @@ class TransactionsIT {
         assertThat(kcat.output().lines().filter(line -> !line.isBlank())).containsExactly("kafkajs-c1", "kafkajs-c2");
         assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 3))
                 .containsExactly("kafkajs-c1", "kafkajs-c2", "kafkajs-a1");
+    }
+
+    /**
+     * {@code kafka-transactions}: an open transaction is listed and described (state, producer, partitions), and
+     * {@code abort} ends it from outside (DescribeProducers finds its producer, WriteTxnMarkers aborts it), which
+     * frees read_committed readers.
+     */
+    @Test
+    void kafkaTransactionsListsDescribesAndAbortsAnOpenTransaction() throws Exception {
+        String topic = "txn-tools";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        try (KafkaProducer<String, String> producer = transactional("tool-open",
+                Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 300_000))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "stuck"));
+            producer.flush();
+
+            ExternalCommand.Result list = KafkaTool.run(TRANSACTIONS, "--bootstrap-server", bootstrap(), "list");
+            assertThat(list.exitCode()).as(list.output()).isZero();
+            assertThat(list.output()).containsPattern("tool-open\\s+1\\s+\\d+\\s+Ongoing");
+
+            ExternalCommand.Result describe = KafkaTool.run(TRANSACTIONS, "--bootstrap-server", bootstrap(),
+                    "describe", "--transactional-id", "tool-open");
+            assertThat(describe.exitCode()).as(describe.output()).isZero();
+            assertThat(describe.output()).contains("Ongoing").contains(topic + "-0");
+
+            ExternalCommand.Result abort = KafkaTool.run(TRANSACTIONS, "--bootstrap-server", bootstrap(), "abort",
+                    "--topic", topic, "--partition", "0", "--start-offset", "0");
+            assertThat(abort.exitCode()).as(abort.output()).isZero();
+            assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).as("the abort marker is stable").isEqualTo(2);
+        }
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 0)).isEmpty();
     }
 
     @Test

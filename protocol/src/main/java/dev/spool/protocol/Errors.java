@@ -87,7 +87,8 @@ public enum Errors {
     MISMATCHED_ENDPOINT_TYPE(114),
     TRANSACTION_ABORTABLE(120),
     DUPLICATE_VOTER(126),
-    VOTER_NOT_FOUND(127);
+    VOTER_NOT_FOUND(127),
+    INVALID_REGULAR_EXPRESSION(128);
 
     private final short code;
 

@@ -90,7 +90,10 @@ final class FetchReader {
         }
         LogOffsetMetadata lastStable;
         try {
-            lastStable = partition.lastStableOffsetMetadata();
+            // Only a read_committed read needs it known: asking loads the producer state (on its own thread), and a
+            // read_uncommitted client makes no use of it (Kafka's clients read it at read_committed only).
+            lastStable = readCommitted ? partition.lastStableOffsetMetadata()
+                    : partition.log().lastStableOffsetMetadata();
         } catch (IOException e) {
             LOG.error("Cannot find the last stable offset of {}", partition, e);
             return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);

@@ -16,6 +16,7 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
 import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -131,6 +132,28 @@ public final class TransactionCoordinator implements MetadataListener, AutoClose
                                             boolean commit) {
         return call(transactionalId, shard -> shard.endTxn(transactionalId, producerId, producerEpoch, commit),
                 error -> error);
+    }
+
+    /** The id's transaction (DescribeTransactions), or null with TRANSACTIONAL_ID_NOT_FOUND as the error. */
+    CompletableFuture<Described> describe(String transactionalId) {
+        return call(transactionalId, shard -> {
+            TransactionMetadata metadata = shard.transaction(transactionalId);
+            return metadata == null ? new Described(null, Errors.TRANSACTIONAL_ID_NOT_FOUND)
+                    : new Described(metadata, Errors.NONE);
+        }, error -> new Described(null, error));
+    }
+
+    /** What DescribeTransactions answers for one id. */
+    record Described(TransactionMetadata metadata, Errors error) {
+    }
+
+    /** The transactions this broker coordinates (ListTransactions: each broker answers for its own). */
+    CompletableFuture<List<TransactionMetadata>> list() {
+        return runtime.callAll(TransactionShard::transactions).thenApply(perShard -> {
+            List<TransactionMetadata> all = new ArrayList<>();
+            perShard.forEach(all::addAll);
+            return all;
+        });
     }
 
     /** Runs {@code operation} on the id's shard, answering once what it wrote is committed, or the coordinator error. */

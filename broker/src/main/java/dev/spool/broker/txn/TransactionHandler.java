@@ -3,6 +3,8 @@ package dev.spool.broker.txn;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.TopicImage;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
@@ -13,10 +15,12 @@ import dev.spool.protocol.message.AddPartitionsToTxnResponseData;
 import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnPartitionResult;
 import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnTopicResult;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.DescribeTransactionsRequestData;
+import dev.spool.protocol.message.DescribeTransactionsResponseData;
+import dev.spool.protocol.message.ListTransactionsRequestData;
+import dev.spool.protocol.message.ListTransactionsResponseData;
 import dev.spool.protocol.message.EndTxnRequestData;
 import dev.spool.protocol.message.EndTxnResponseData;
-import dev.spool.broker.metadata.MetadataImage;
-import dev.spool.broker.metadata.TopicImage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,12 +28,16 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The transactional producer's APIs of transactions v1, each handed to the {@link TransactionCoordinator} shard of its
  * transactional id: AddPartitionsToTxn (v0-3, a client's), AddOffsetsToTxn (the group's {@code __consumer_offsets}
  * partition joins the transaction) and EndTxn (v0-4). Before the versions that know PRODUCER_FENCED, it is answered
- * INVALID_PRODUCER_EPOCH, as Kafka does. Thread-safe.
+ * INVALID_PRODUCER_EPOCH, as Kafka does. And the administration's: DescribeTransactions (on the id's coordinator) and
+ * ListTransactions (each broker lists those it coordinates, filtered by state, producer id, duration and id pattern),
+ * which {@code kafka-transactions} uses. Thread-safe.
  */
 public final class TransactionHandler implements ApiFamily {
 
@@ -57,7 +65,11 @@ public final class TransactionHandler implements ApiFamily {
                         AddPartitionsToTxnRequestData.class, this::addPartitions)
                 .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, ApiKey.ADD_OFFSETS_TO_TXN.highestVersion,
                         AddOffsetsToTxnRequestData.class, this::addOffsets)
-                .register(ApiKey.END_TXN, 0, END_TXN_MAX_VERSION, EndTxnRequestData.class, this::endTxn);
+                .register(ApiKey.END_TXN, 0, END_TXN_MAX_VERSION, EndTxnRequestData.class, this::endTxn)
+                .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, ApiKey.DESCRIBE_TRANSACTIONS.highestVersion,
+                        DescribeTransactionsRequestData.class, (context, request) -> describe(request))
+                .register(ApiKey.LIST_TRANSACTIONS, 0, ApiKey.LIST_TRANSACTIONS.highestVersion,
+                        ListTransactionsRequestData.class, (context, request) -> list(request));
     }
 
     private CompletableFuture<AddPartitionsToTxnResponseData> addPartitions(RequestContext context,
@@ -115,6 +127,82 @@ public final class TransactionHandler implements ApiFamily {
                         request.committed())
                 .thenApply(error -> new EndTxnResponseData().setErrorCode(forVersion(error, version).code())
                         .setProducerId(-1).setProducerEpoch((short) -1));
+    }
+
+    private CompletableFuture<DescribeTransactionsResponseData> describe(DescribeTransactionsRequestData request) {
+        List<CompletableFuture<DescribeTransactionsResponseData.TransactionState>> answers = new ArrayList<>();
+        for (String transactionalId : request.transactionalIds()) {
+            answers.add(coordinator.describe(transactionalId).thenApply(described -> {
+                DescribeTransactionsResponseData.TransactionState answer =
+                        new DescribeTransactionsResponseData.TransactionState().setTransactionalId(transactionalId)
+                                .setErrorCode(described.error().code()).setTransactionState("")
+                                .setProducerId(-1).setProducerEpoch((short) -1).setTransactionStartTimeMs(-1);
+                TransactionMetadata metadata = described.metadata();
+                if (metadata == null) {
+                    return answer;
+                }
+                List<DescribeTransactionsResponseData.TopicData> topics = new ArrayList<>();
+                for (TopicPartition partition : metadata.sortedPartitions()) {
+                    if (topics.isEmpty() || !topics.get(topics.size() - 1).topic().equals(partition.topic())) {
+                        topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(partition.topic())
+                                .setPartitions(new ArrayList<>()));
+                    }
+                    topics.get(topics.size() - 1).partitions().add(partition.partition());
+                }
+                return answer.setTransactionState(metadata.state().kafkaName)
+                        .setTransactionTimeoutMs(metadata.timeoutMs())
+                        .setTransactionStartTimeMs(metadata.startTimestampMs())
+                        .setProducerId(metadata.producerId()).setProducerEpoch(metadata.producerEpoch())
+                        .setTopics(topics);
+            }));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done ->
+                new DescribeTransactionsResponseData().setTransactionStates(
+                        answers.stream().map(CompletableFuture::join).toList()));
+    }
+
+    private CompletableFuture<ListTransactionsResponseData> list(ListTransactionsRequestData request) {
+        Set<String> states = new HashSet<>();
+        List<String> unknownStates = new ArrayList<>();
+        for (String state : request.stateFilters()) {
+            boolean known = false;
+            for (TransactionState candidate : TransactionState.values()) {
+                known |= candidate.kafkaName.equals(state);
+            }
+            if (known) {
+                states.add(state);
+            } else {
+                unknownStates.add(state);
+            }
+        }
+        Set<Long> producerIds = new HashSet<>(request.producerIdFilters());
+        Pattern idPattern;
+        try {
+            idPattern = request.transactionalIdPattern() == null || request.transactionalIdPattern().isEmpty() ? null
+                    : Pattern.compile(request.transactionalIdPattern());
+        } catch (PatternSyntaxException e) {
+            return CompletableFuture.completedFuture(new ListTransactionsResponseData()
+                    .setErrorCode(Errors.INVALID_REGULAR_EXPRESSION.code()));
+        }
+        long nowMs = System.currentTimeMillis();
+        return coordinator.list().thenApply(all -> {
+            List<ListTransactionsResponseData.TransactionState> listed = new ArrayList<>();
+            for (TransactionMetadata metadata : all) {
+                boolean matches = (states.isEmpty() && unknownStates.isEmpty()
+                        || states.contains(metadata.state().kafkaName))
+                        && (producerIds.isEmpty() || producerIds.contains(metadata.producerId()))
+                        && (request.durationFilter() < 0 || metadata.startTimestampMs() >= 0
+                        && nowMs - metadata.startTimestampMs() >= request.durationFilter())
+                        && (idPattern == null || idPattern.matcher(metadata.transactionalId()).matches());
+                if (matches) {
+                    listed.add(new ListTransactionsResponseData.TransactionState()
+                            .setTransactionalId(metadata.transactionalId()).setProducerId(metadata.producerId())
+                            .setTransactionState(metadata.state().kafkaName));
+                }
+            }
+            return new ListTransactionsResponseData().setErrorCode(Errors.NONE.code())
+                    .setUnknownStateFilters(unknownStates).setTransactionStates(listed);
+        });
     }
 
     /** PRODUCER_FENCED as the client of {@code version} knows it. */
