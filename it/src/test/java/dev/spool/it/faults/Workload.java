@@ -9,8 +9,9 @@ import java.util.function.Supplier;
 
 /**
  * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
- * two idempotent acks=all producers and one without idempotence, a consumer reading every partition by assignment,
- * and a group of two members committing after each poll. At the end, a fresh reader reads every partition from the
+ * two idempotent acks=all producers and one without idempotence, a transactional producer committing three
+ * transactions in four and aborting the fourth, a consumer reading every partition by assignment, and a group of two
+ * members committing after each poll (the readers read_committed). At the end, a fresh reader reads every partition from the
  * start to the end, so that a write lost anywhere below the end shows up as lost, not as unseen.
  */
 final class Workload {
@@ -24,6 +25,7 @@ final class Workload {
     private final String topic;
     private final int partitions;
     private final List<HistoryProducer> producers;
+    private final TransactionalWriter transactional;
     private final AssignedReader reader;
     private final List<GroupMember> group;
 
@@ -36,6 +38,8 @@ final class Workload {
                 new HistoryProducer("p1", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p2", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p3", false, bootstrap, history, topic, partitions, SENDS_PER_SECOND));
+        this.transactional = new TransactionalWriter("tx1", bootstrap, history, topic, partitions,
+                SENDS_PER_SECOND / 4);
         this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
         this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),
                 new GroupMember("member2", GROUP, bootstrap, history, topic));
@@ -43,12 +47,13 @@ final class Workload {
 
     void start() {
         producers.forEach(HistoryProducer::start);
+        transactional.start();
         reader.start();
         group.forEach(GroupMember::start);
     }
 
     long acknowledged() {
-        return producers.stream().mapToLong(HistoryProducer::acknowledged).sum();
+        return producers.stream().mapToLong(HistoryProducer::acknowledged).sum() + transactional.committed();
     }
 
     /** Stops every producer once its sends in flight are answered (within the delivery timeout). */
@@ -56,6 +61,7 @@ final class Workload {
         for (HistoryProducer producer : producers) {
             producer.stop();
         }
+        transactional.stop();
     }
 
     /**
