@@ -7,7 +7,6 @@ import dev.spool.it.history.LogPartition;
 import dev.spool.it.history.Operation;
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -66,15 +65,9 @@ final class TransactionalWriter {
      * initTransactions(), or by the coordinator within 10 s, so the readers' last stable offset moves on.
      */
     private Map<String, Object> configuration() {
-        Map<String, Object> configuration = new TreeMap<>();
-        configuration.put("bootstrap.servers", bootstrap.get());
+        Map<String, Object> configuration = HistoryProducer.settings(bootstrap.get());
         configuration.put("transactional.id", "fault-" + name);
         configuration.put("transaction.timeout.ms", "10000");
-        configuration.put("linger.ms", "5");
-        configuration.put("request.timeout.ms", "10000");
-        configuration.put("delivery.timeout.ms", "45000");
-        configuration.put("max.block.ms", "20000");
-        configuration.put("reconnect.backoff.max.ms", "500");
         return configuration;
     }
 
