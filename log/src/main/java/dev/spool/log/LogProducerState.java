@@ -85,6 +85,13 @@ final class LogProducerState {
                 Sequences.lastSequence(firstSequence, batch.lastOffsetDelta()), batch.isTransactional());
     }
 
+    /** Only the epoch rule, for a batch a coordinator writes on the producer's behalf (loaded state). */
+    SequenceCheck checkEpoch(RecordBatch batch) {
+        ProducerStateEntry entry = state.producer(batch.producerId());
+        return entry != null && batch.producerEpoch() < entry.producerEpoch() ? SequenceCheck.INVALID_PRODUCER_EPOCH
+                : SequenceCheck.APPEND;
+    }
+
     /** The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. */
     AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch) {
         SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch);

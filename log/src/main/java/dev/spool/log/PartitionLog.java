@@ -178,8 +178,9 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * A coordinator's own append (a group coordinator's transactional offset commits, on the producer's id and epoch
-     * with no sequence): as {@link #appendAsLeader(ByteBuffer, int, boolean)} without the producer checks, which are
-     * a client's (Kafka's coordinator origin); the batch still opens the producer's transaction here.
+     * with no sequence): as {@link #appendAsLeader(ByteBuffer, int, boolean)} without the sequence check, which is a
+     * client's (Kafka's coordinator origin); an epoch older than the producer's is still INVALID_PRODUCER_EPOCH, and the
+     * batch opens the producer's transaction here.
      */
     public AppendInfo appendAsCoordinator(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
@@ -249,9 +250,11 @@ public final class PartitionLog implements AutoCloseable {
             if (batchCount == 0) {
                 throw new IllegalArgumentException("No batch to append to " + dir);
             }
-            if (idempotentPosition >= 0 && checkProducer) {
+            if (idempotentPosition >= 0) {
                 appendBatch.wrap(batches, idempotentPosition);
-                SequenceCheck check = producerState.check(appendBatch);
+                // A coordinator's batch on the producer's behalf has no sequence, but a fenced epoch is still refused.
+                SequenceCheck check = checkProducer ? producerState.check(appendBatch)
+                        : producerState.checkEpoch(appendBatch);
                 if (check != SequenceCheck.APPEND) {
                     return producerState.refusal(check, appendBatch, logAppendTime, logStartOffset);
                 }
@@ -890,8 +893,10 @@ public final class PartitionLog implements AutoCloseable {
      * loaded ({@link #loadProducerState()}).
      */
     public long lastStableOffset() {
+        // The high watermark first: read after the transactions, it could have passed one appended meanwhile.
+        long highWatermark = this.highWatermark.offset();
         UnstableOffsets unstable = producerState.unstable();
-        return unstable == null ? -1 : unstable.lastStableOffset(highWatermark.offset());
+        return unstable == null ? -1 : unstable.lastStableOffset(highWatermark);
     }
 
     /** {@link #lastStableOffset()} with its position (the bound of a read_committed read), or null while unknown. */

@@ -181,6 +181,21 @@ class PartitionLogTransactionsTest {
     }
 
     @Test
+    void aCoordinatorsBatchForAFencedProducerIsRefused() throws IOException {
+        PartitionLog log = open();
+        ByteBuffer commits = new RecordBatchBuilder(CompressionType.NONE).producer(P1, (short) 0, -1)
+                .transactional(true).append(clock.nowMs(), null, TestLogs.bytes("offsets")).build();
+        assertThat(log.appendAsCoordinator(commits, 0, true).appended()).as("no sequence needed").isTrue();
+        log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, false, 0, true); // the producer fenced at epoch 1
+        ByteBuffer zombie = new RecordBatchBuilder(CompressionType.NONE).producer(P1, (short) 0, -1)
+                .transactional(true).append(clock.nowMs(), null, TestLogs.bytes("zombie")).build();
+        AppendInfo refused = log.appendAsCoordinator(zombie, 0, true);
+        assertThat(refused.outcome()).isEqualTo(SequenceCheck.INVALID_PRODUCER_EPOCH);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.lastStableOffset()).as("no transaction left open by the zombie").isEqualTo(2);
+    }
+
+    @Test
     void anOpenTransactionAndTheAbortIndexSurviveACleanRestart() throws IOException {
         PartitionLog log = open();
         write(log, P1, true, 2);                           // 0-1

@@ -139,6 +139,17 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
         }
     }
 
+    /**
+     * On the thread of {@code partition}'s shard: runs {@code task} there once everything the shard has written so
+     * far is committed (below the partition's high watermark); never if the shard is unloaded first.
+     */
+    public void afterCommit(int partition, Runnable task) {
+        ShardSlot<S> slot = slots.get(partition);
+        if (slot != null) {
+            slot.afterCommit(task, () -> { });
+        }
+    }
+
     /** The partitions whose shard is loaded or loading. */
     public List<Integer> hostedPartitions() {
         return List.copyOf(new TreeMap<>(slots).keySet());

@@ -3,6 +3,7 @@ package dev.spool.broker.coordinator;
 import dev.spool.broker.partition.LeadershipMovedException;
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.BatchScanner;
+import dev.spool.log.AppendInfo;
 import dev.spool.log.LogClock;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
@@ -68,13 +69,12 @@ public final class PartitionRecordLog {
     /**
      * Appends the records as one transactional batch of producer {@code producerId} at {@code producerEpoch} (a
      * group coordinator's transactional offset commits): they take effect when the producer's COMMIT marker follows.
+     * False, with nothing written, when the partition knows a newer epoch of the producer (a fenced zombie).
      */
-    public void appendTransactional(List<KeyValue> records, long producerId, short producerEpoch)
+    public boolean appendTransactional(List<KeyValue> records, long producerId, short producerEpoch)
             throws IOException {
-        if (!records.isEmpty()) {
-            write(batchOf(records, new RecordBatchBuilder(CompressionType.NONE)
-                    .producer(producerId, producerEpoch, RecordBatchLayout.NO_SEQUENCE).transactional(true)), true);
-        }
+        return records.isEmpty() || write(batchOf(records, new RecordBatchBuilder(CompressionType.NONE)
+                .producer(producerId, producerEpoch, RecordBatchLayout.NO_SEQUENCE).transactional(true)), true);
     }
 
     private ByteBuffer batchOf(List<KeyValue> records, RecordBatchBuilder builder) {
@@ -85,21 +85,19 @@ public final class PartitionRecordLog {
         return builder.build();
     }
 
-    private void write(ByteBuffer batch, boolean onProducersBehalf) throws IOException {
-        partition.withAssignment(assignment -> {
+    /** Whether the batch was written (a producer's batch may be refused: see {@link #appendTransactional}). */
+    private boolean write(ByteBuffer batch, boolean onProducersBehalf) throws IOException {
+        AppendInfo info = partition.withAssignment(assignment -> {
             if (assignment.leaderEpoch() != leaderEpoch) {
                 throw new LeadershipMovedException(partition + " is no longer led in epoch " + leaderEpoch);
             }
             // Committed at once when the leader is alone in sync; else the runtime holds the answers until it is.
             PartitionLog log = partition.log();
-            if (onProducersBehalf) {
-                log.appendAsCoordinator(batch, leaderEpoch, partition.commitsOnAppend());
-            } else {
-                log.appendAsLeader(batch, leaderEpoch, partition.commitsOnAppend());
-            }
-            return null;
+            return onProducersBehalf ? log.appendAsCoordinator(batch, leaderEpoch, partition.commitsOnAppend())
+                    : log.appendAsLeader(batch, leaderEpoch, partition.commitsOnAppend());
         });
         partition.notifyAppended();
+        return info.appended();
     }
 
     /** Feeds every record from the log start, oldest first, to {@code consumer} (markers are skipped). */

@@ -31,6 +31,7 @@ final class FetchReader {
     private static final Logger LOG = LoggerFactory.getLogger(FetchReader.class);
 
     static final Records NO_RECORDS = new ByteBufferRecords(ByteBuffer.allocate(0));
+    private static final long NO_SEGMENT = -1;
 
     /** The result of reading every partition of a fetch. */
     record Result(List<PartitionRead> reads, long recordBytes, boolean anyError) {
@@ -88,12 +89,16 @@ final class FetchReader {
         if (refused != null) {
             return refused;
         }
+        if (!readCommitted) {
+            // The last stable offset as a number only (no position to look up): Kafka's clients use it at
+            // read_committed only; -1 while the producer state is not loaded, and no load is started for it.
+            LogOffsetMetadata highWatermark = partition.log().highWatermarkMetadata();
+            return readUpTo(state, partition, highWatermark, highWatermark.offset(),
+                    Math.min(partition.log().lastStableOffset(), highWatermark.offset()), maxBytes, minOneBatch, false);
+        }
         LogOffsetMetadata lastStable;
         try {
-            // Only a read_committed read needs it known: asking loads the producer state (on its own thread), and a
-            // read_uncommitted client makes no use of it (Kafka's clients read it at read_committed only).
-            lastStable = readCommitted ? partition.lastStableOffsetMetadata()
-                    : partition.log().lastStableOffsetMetadata();
+            lastStable = partition.lastStableOffsetMetadata(); // loads the producer state (on its own thread) if needed
         } catch (IOException e) {
             LOG.error("Cannot find the last stable offset of {}", partition, e);
             return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);
@@ -101,17 +106,12 @@ final class FetchReader {
         // Each taken once, the high watermark after the last stable offset (never below it): the offsets answered
         // and the bound of the read are the same.
         LogOffsetMetadata highWatermark = partition.log().highWatermarkMetadata();
-        long lastStableOffset = lastStable == null ? -1 : lastStable.offset();
-        if (!readCommitted) {
-            return readUpTo(state, partition, highWatermark, highWatermark.offset(), lastStableOffset, maxBytes,
-                    minOneBatch, false);
-        }
         if (lastStable == null) {
             // Not known until the producer state is loaded (under way): nothing is stable yet. Parked, the fetch
-            // wakes when the load ends.
-            return readUpTo(state, partition, highWatermark, highWatermark.offset(), -1, 0, false, true);
+            // wakes when the load ends (its bound, the fetch offset, is then passed by the last stable offset).
+            return readUpTo(state, partition, fetchOffsetBound(state), highWatermark.offset(), -1, 0, false, true);
         }
-        return readUpTo(state, partition, lastStable, highWatermark.offset(), lastStableOffset, maxBytes, minOneBatch,
+        return readUpTo(state, partition, lastStable, highWatermark.offset(), lastStable.offset(), maxBytes, minOneBatch,
                 true);
     }
 
@@ -190,6 +190,14 @@ final class FetchReader {
         }
         Errors epochError = LeaderEpochCheck.check(state.currentLeaderEpoch(), partition.leaderEpoch());
         return epochError == Errors.NONE ? null : PartitionRead.failed(state, partition, epochError);
+    }
+
+    /**
+     * A bound at the fetch offset itself, in no segment, for a read that read nothing: a parked fetch completes as soon
+     * as its bound is any other (see {@link DelayedFetch}).
+     */
+    private static LogOffsetMetadata fetchOffsetBound(FetchPartitionState state) {
+        return new LogOffsetMetadata(state.fetchOffset(), NO_SEGMENT, 0);
     }
 
     /**

@@ -25,9 +25,9 @@ interface CoordinatorLog {
 
     /**
      * Appends the records as one transactional batch of producer {@code producerId} (TxnOffsetCommit): they count
-     * once the producer's COMMIT marker follows them.
+     * once the producer's COMMIT marker follows them. False, with nothing written, for a fenced producer epoch.
      */
-    void appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
+    boolean appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
             throws IOException;
 
     /** Feeds every record, oldest first, to {@code consumer}, those of transactions as if outside any. */

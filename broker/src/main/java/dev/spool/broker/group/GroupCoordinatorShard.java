@@ -156,14 +156,19 @@ final class GroupCoordinatorShard implements CoordinatorShard {
 
     /**
      * Appends offset commits in producer {@code producerId}'s transaction; they are held aside until its marker
-     * ({@link #completeTransaction}). False (and nothing held) if the append failed.
+     * ({@link #completeTransaction}). NONE; INVALID_PRODUCER_EPOCH for a producer fenced by a newer epoch; or
+     * COORDINATOR_NOT_AVAILABLE if the append failed. Nothing is held unless NONE.
      */
-    boolean writeTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch) {
-        if (!append(records, () -> log.appendTransactional(records, producerId, producerEpoch))) {
-            return false;
+    Errors writeTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch) {
+        boolean[] written = new boolean[1];
+        if (!append(records, () -> written[0] = log.appendTransactional(records, producerId, producerEpoch))) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (!written[0]) {
+            return Errors.INVALID_PRODUCER_EPOCH;
         }
         transactionalOffsets.computeIfAbsent(producerId, id -> new ArrayList<>()).addAll(records);
-        return true;
+        return Errors.NONE;
     }
 
     /** An append to the log. */

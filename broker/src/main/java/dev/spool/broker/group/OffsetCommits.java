@@ -112,9 +112,10 @@ final class OffsetCommits {
             }
             topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(partitions));
         }
-        if (!records.isEmpty()
-                && !shard.writeTransactional(records, request.producerId(), request.producerEpoch())) {
-            written.forEach(answer -> answer.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()));
+        Errors refused = records.isEmpty() ? Errors.NONE
+                : shard.writeTransactional(records, request.producerId(), request.producerEpoch());
+        if (refused != Errors.NONE) {
+            written.forEach(answer -> answer.setErrorCode(refused.code()));
         }
         return new TxnOffsetCommitResponseData().setTopics(topics);
     }

@@ -27,9 +27,9 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
-    public void appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
+    public boolean appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
             throws IOException {
-        log.appendTransactional(bytes(records), producerId, producerEpoch);
+        return log.appendTransactional(bytes(records), producerId, producerEpoch);
     }
 
     private static List<KeyValue> bytes(List<CoordinatorRecord> records) {

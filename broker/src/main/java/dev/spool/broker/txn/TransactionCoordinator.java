@@ -165,8 +165,16 @@ public final class TransactionCoordinator implements MetadataListener, AutoClose
                         ? Errors.COORDINATOR_NOT_AVAILABLE : error));
     }
 
-    /** Writes the markers of a transaction {@code shard} ended, then completes it there. */
+    /**
+     * Writes the markers of a transaction {@code shard} ended, then completes it there; on the shard's thread. Not before
+     * the Prepare record is committed: a marker written for an end a new coordinator would not know of (the record lost
+     * with its leader) could commit one partition of a transaction that coordinator then aborts.
+     */
     private void writeMarkers(TransactionShard shard, TransactionMetadata ending) {
+        runtime.afterCommit(shard.partition(), () -> startMarkers(shard, ending));
+    }
+
+    private void startMarkers(TransactionShard shard, TransactionMetadata ending) {
         int partition = shard.partition();
         int coordinatorEpoch = shard.coordinatorEpoch();
         markers.write(ending, coordinatorEpoch, () -> stillCoordinator(partition, coordinatorEpoch))

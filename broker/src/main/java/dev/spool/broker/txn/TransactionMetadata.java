@@ -11,8 +11,9 @@ import java.util.TreeSet;
  * @param producerId         the producer id in use
  * @param lastProducerId     the one before it, after the epoch ran out and a new id was given (else -1)
  * @param producerEpoch      the current epoch
- * @param lastProducerEpoch  the epoch before the last bump (-1 if none): a producer retrying InitProducerId with
- *                           it (KIP-360) is the one the bump was for
+ * @param lastProducerEpoch  the epoch before the last bump a producer asked for with its own epoch (KIP-360), so
+ *                           that its retry gets the same session; -1 after any other bump (a new session, a fence), so
+ *                           that a zombie of the previous one cannot claim the new
  * @param timeoutMs          {@code transaction.timeout.ms} the producer asked for
  * @param state              where the transaction is
  * @param partitions         the partitions of the open (or ending) transaction, empty when idle
@@ -46,20 +47,28 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
                 timeoutMs, next, partitions, startTimestampMs, nowMs);
     }
 
-    /** A new producer session (InitProducerId): the next epoch, or {@code freshProducerId} at 0 once it ran out. */
-    TransactionMetadata nextSession(long freshProducerId, int newTimeoutMs, long nowMs) {
+    /**
+     * A new producer session (InitProducerId): the next epoch, or {@code freshProducerId} at 0 once it ran out.
+     * {@code askedByItsProducer}: the current session's producer asked for it with its own id and epoch (KIP-360).
+     */
+    TransactionMetadata nextSession(long freshProducerId, int newTimeoutMs, long nowMs, boolean askedByItsProducer) {
         if (producerEpoch >= Short.MAX_VALUE - 1) {
             return new TransactionMetadata(transactionalId, freshProducerId, producerId, (short) 0, (short) -1,
                     newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs);
         }
         return new TransactionMetadata(transactionalId, producerId, lastProducerId, (short) (producerEpoch + 1),
-                producerEpoch, newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs);
+                askedByItsProducer ? producerEpoch : (short) -1, newTimeoutMs, TransactionState.EMPTY, Set.of(), -1,
+                nowMs);
     }
 
-    /** The epoch bumped to fence the producer of the open transaction, which then aborts (a timeout, a new session). */
+    /**
+     * The epoch bumped to fence the producer of the open transaction, which then aborts (a timeout, a new session); at
+     * the last epoch there is none to bump to, and the transaction aborts in its own.
+     */
     TransactionMetadata fenced(long nowMs) {
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, (short) (producerEpoch + 1),
-                producerEpoch, timeoutMs, TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs);
+        short epoch = producerEpoch >= Short.MAX_VALUE - 1 ? producerEpoch : (short) (producerEpoch + 1);
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, epoch, (short) -1, timeoutMs,
+                TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs);
     }
 
     /** Partitions join the transaction, which is open from now on. */

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * record appended first and taken as the state second, so a new coordinator (this partition's next leader) rebuilds
  * what was acknowledged. Ending a transaction is two records: PrepareCommit or PrepareAbort (after which the client
  * is answered), then, once the markers are in every partition ({@link MarkerWriter}), CompleteCommit or CompleteAbort.
- * A coordinator that loads a transaction still preparing writes its markers again.
+ * A coordinator that loads a transaction still preparing writes its markers again. Markers are written only once the
+ * Prepare record is committed (a coordinator elected after a loss then knows of the end, and finishes it the same way).
  *
  * <p>Not thread-safe: every method runs on the shard's coordinator thread.
  */
@@ -40,7 +41,10 @@ final class TransactionShard implements CoordinatorShard {
 
     /** Finishes a transaction whose markers a {@link MarkerWriter} wrote: called back on this shard's thread. */
     interface Completions {
-        /** Writes {@code ending}'s markers, then runs {@link #complete} on this shard (unless it was unloaded). */
+        /**
+         * Once what this shard wrote is committed, writes {@code ending}'s markers, then runs {@link #complete} on
+         * this shard (unless it was unloaded).
+         */
         void writeMarkers(TransactionShard shard, TransactionMetadata ending);
     }
 
@@ -79,17 +83,20 @@ final class TransactionShard implements CoordinatorShard {
                 transactions.put(read.transactionalId(), read.metadata());
             }
         });
-        int resumed = 0;
-        for (TransactionMetadata metadata : transactions.values()) {
-            if (metadata.state().isPreparing()) {
-                // Its markers may be missing anywhere: written again, which the partitions take as the same end.
-                completions.writeMarkers(this, metadata);
-                resumed++;
-            }
-        }
         if (!transactions.isEmpty()) {
             LOG.info("Loaded __transaction_state-{} (coordinator epoch {}): {} transactional ids, {} ending", partition,
-                    coordinatorEpoch(), transactions.size(), resumed);
+                    coordinatorEpoch(), transactions.size(),
+                    transactions.values().stream().filter(metadata -> metadata.state().isPreparing()).count());
+        }
+    }
+
+    /** The markers of transactions still ending may be missing anywhere: written again (the same end to a partition). */
+    @Override
+    public void onLoaded() {
+        for (TransactionMetadata metadata : List.copyOf(transactions.values())) {
+            if (metadata.state().isPreparing()) {
+                completions.writeMarkers(this, metadata);
+            }
         }
     }
 
@@ -135,7 +142,8 @@ final class TransactionShard implements CoordinatorShard {
                 return Session.failed(Errors.CONCURRENT_TRANSACTIONS);
             }
             default -> {
-                TransactionMetadata next = current.nextSession(freshProducerId, timeoutMs, nowMs);
+                TransactionMetadata next = current.nextSession(freshProducerId, timeoutMs, nowMs,
+                        expectedProducerId >= 0);
                 return write(next) ? new Session(Errors.NONE, next.producerId(), next.producerEpoch())
                         : Session.failed(Errors.NOT_COORDINATOR);
             }
@@ -202,7 +210,7 @@ final class TransactionShard implements CoordinatorShard {
     void abortExpired() {
         long nowMs = clockMs.getAsLong();
         for (TransactionMetadata metadata : List.copyOf(transactions.values())) {
-            if (metadata.hasExpired(nowMs) && metadata.producerEpoch() < Short.MAX_VALUE - 1) {
+            if (metadata.hasExpired(nowMs)) {
                 LOG.info("Aborting the transaction of '{}' (producer {} epoch {}): open for more than its timeout of {} "
                         + "ms", metadata.transactionalId(), metadata.producerId(), metadata.producerEpoch(),
                         metadata.timeoutMs());

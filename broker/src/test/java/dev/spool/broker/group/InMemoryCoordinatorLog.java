@@ -31,7 +31,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
-    public void appendTransactional(List<CoordinatorRecord> batch, long producerId, short producerEpoch)
+    public boolean appendTransactional(List<CoordinatorRecord> batch, long producerId, short producerEpoch)
             throws IOException {
         if (failAppends) {
             throw new IOException("disk full (test)");
@@ -42,6 +42,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
                 value == null ? null : ByteBuffer.wrap(value)});
             producers.add(producerId);
         }
+        return true;
     }
 
     @Override

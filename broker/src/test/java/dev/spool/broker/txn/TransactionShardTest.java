@@ -54,6 +54,7 @@ class TransactionShardTest {
         TransactionShard loaded = new TransactionShard(0, new PartitionRecordLog(partition, partition.leaderEpoch(), fixture.clock()::nowMs),
                 fixture.clock()::nowMs, SETTINGS, (asking, ending) -> markersAsked.add(ending));
         loaded.load();
+        loaded.onLoaded();
         return loaded;
     }
 
@@ -131,6 +132,15 @@ class TransactionShardTest {
     }
 
     @Test
+    void aZombieOfAReplacedSessionCannotClaimTheNewOne() {
+        init("t");                                          // the zombie's session: epoch 0
+        init("t");                                          // a new instance: epoch 1
+        assertThat(shard.initProducerId("t", 60_000, 1000, (short) 0, nextProducerId++).error())
+                .as("the zombie bumping its own epoch").isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(shard.transaction("t").producerEpoch()).isEqualTo((short) 1);
+    }
+
+    @Test
     void aTransactionOpenPastItsTimeoutIsAbortedAndItsProducerFenced() {
         shard.initProducerId("t", 5_000, -1, (short) -1, nextProducerId++);
         shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS));
@@ -182,8 +192,8 @@ class TransactionShardTest {
         TransactionMetadata current = shard.transaction("t");
         TransactionMetadata last = new TransactionMetadata("t", current.producerId(), -1, (short) (Short.MAX_VALUE - 1),
                 (short) -1, 60_000, TransactionState.EMPTY, Set.of(), -1, current.updateTimestampMs());
-        assertThat(last.nextSession(5000, 60_000, 0).producerId()).isEqualTo(5000);
-        assertThat(last.nextSession(5000, 60_000, 0).producerEpoch()).isZero();
-        assertThat(last.nextSession(5000, 60_000, 0).lastProducerId()).isEqualTo(1000);
+        assertThat(last.nextSession(5000, 60_000, 0, false).producerId()).isEqualTo(5000);
+        assertThat(last.nextSession(5000, 60_000, 0, false).producerEpoch()).isZero();
+        assertThat(last.nextSession(5000, 60_000, 0, false).lastProducerId()).isEqualTo(1000);
     }
 }
