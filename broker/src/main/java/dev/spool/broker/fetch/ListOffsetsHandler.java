@@ -3,7 +3,6 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
-import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TimestampOffset;
 import dev.spool.protocol.Errors;
@@ -25,9 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Thread-safe. ListOffsets (v1 to v11): per partition, the offset for a timestamp as a consumer sees the log
- * (up to the high watermark; the last stable offset for {@code read_committed}: OFFSET_NOT_AVAILABLE, which
- * clients retry, while the partition's producer state loads). Special timestamps: -1 latest (the high watermark,
- * or the last stable offset, with the current leader epoch), -2 earliest
+ * (up to the high watermark; the last stable offset for {@code read_committed}, the partition's producer state loaded
+ * first if it is not yet: kafkajs, which asks read_committed, does not retry OFFSET_NOT_AVAILABLE). Special
+ * timestamps: -1 latest (the high watermark, or the last stable offset, with the current leader epoch), -2 earliest
  * (the log start offset), -3 the record with the largest timestamp, -4 earliest local (the log start,
  * without tiered storage), -5 latest tiered and -6 earliest pending upload (none without tiered storage:
  * offset -1). Any other time finds the first record whose timestamp is at or after it, or offset -1.
@@ -109,17 +108,19 @@ public final class ListOffsetsHandler implements ApiHandler {
 
     /**
      * The answer for one partition: offsets a consumer may read are below the high watermark (read_committed: the
-     * last stable offset). Null while a read_committed reader's bound is not known yet.
+     * last stable offset; a ListOffsets is rare enough to load the producer state in the request, as the time lookups
+     * read segments). Null when the last stable offset is still not known (the log closed under it).
      */
     static TimestampOffset lookUp(Partition partition, long timestamp, boolean readCommitted) throws IOException {
         PartitionLog log = partition.log();
         long lastFetchableOffset = log.highWatermark();
         if (readCommitted) {
-            LogOffsetMetadata lastStable = partition.lastStableOffsetMetadata();
-            if (lastStable == null) {
+            log.loadProducerState();
+            long lastStable = log.lastStableOffset();
+            if (lastStable < 0) {
                 return null;
             }
-            lastFetchableOffset = lastStable.offset();
+            lastFetchableOffset = lastStable;
         }
         if (timestamp == TimestampOffset.LATEST_TIMESTAMP) {
             return new TimestampOffset(NO_TIMESTAMP, lastFetchableOffset, partition.leaderEpoch());
