@@ -3,7 +3,6 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.purgatory.DelayedOperation;
 import dev.spool.log.LogOffsetMetadata;
-import java.io.IOException;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,35 +19,15 @@ import java.util.function.Supplier;
  */
 final class DelayedFetch extends DelayedOperation {
 
-    /** What a read stops at. */
-    enum Bound {
-        /** A follower's. */
-        LOG_END,
-        /** A read_uncommitted consumer's. */
-        HIGH_WATERMARK,
-        /** A read_committed consumer's. */
-        LAST_STABLE_OFFSET
-    }
-
     /**
-     * A partition of the fetch: the bound it was read up to and its share of the response.
+     * A partition of the fetch: the bound it was read up to (the log end for a follower, else the high watermark)
+     * and its share of the response.
      */
-    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes, Bound kind) {
+    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes, boolean toLogEnd) {
 
-        /** The bound now (a last stable offset not known yet has not moved). */
+        /** The bound now. */
         LogOffsetMetadata bound() {
-            return switch (kind) {
-                case LOG_END -> partition.log().logEndMetadata();
-                case HIGH_WATERMARK -> partition.log().highWatermarkMetadata();
-                case LAST_STABLE_OFFSET -> {
-                    try {
-                        LogOffsetMetadata lastStable = partition.log().lastStableOffsetMetadata();
-                        yield lastStable == null ? readUpTo : lastStable;
-                    } catch (IOException e) {
-                        yield readUpTo; // the read that answers finds the failure
-                    }
-                }
-            };
+            return toLogEnd ? partition.log().logEndMetadata() : partition.log().highWatermarkMetadata();
         }
     }
 

@@ -14,11 +14,6 @@ import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseT
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
 import dev.spool.protocol.message.OffsetFetchRequestData;
-import dev.spool.protocol.message.TxnOffsetCommitRequestData;
-import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
@@ -39,17 +34,14 @@ import java.util.function.Supplier;
  * OffsetCommit, OffsetFetch (one group before v8, a batch of groups from v8, KIP-709) and
  * OffsetDelete, each handed to the shard of its group. An OffsetCommit's partitions that do not exist are
  * answered here, UNKNOWN_TOPIC_OR_PARTITION, as Kafka does, and only the others reach the shard
- * ({@link CommitPartitionCheck}). TxnOffsetCommit (v0-4, transactions v1) commits offsets in a producer's
- * transaction, counted once it commits; meanwhile an OffsetFetch with {@code require_stable} (KIP-447) gets
- * UNSTABLE_OFFSET_COMMIT for those partitions, which the client retries. Thread-safe; never blocks.
+ * ({@link CommitPartitionCheck}). {@code require_stable} (KIP-447) needs no waiting: without transactions no
+ * offset commit is ever pending. Thread-safe; never blocks.
  */
 public final class OffsetHandler implements ApiFamily {
 
     private static final short FIRST_BATCHED_FETCH_VERSION = 8;
     /** OffsetFetch v2 added the top-level error and "all partitions" (null topics). */
     private static final short FIRST_TOP_LEVEL_ERROR_VERSION = 2;
-    /** TxnOffsetCommit v5 is transactions v2 (the partition added implicitly), not served yet. */
-    private static final int TXN_OFFSET_COMMIT_MAX_VERSION = 4;
 
     private final GroupCoordinator coordinator;
     private final Supplier<MetadataImage> metadata;
@@ -68,9 +60,7 @@ public final class OffsetHandler implements ApiFamily {
                         (context, request) -> context.apiVersion() >= FIRST_BATCHED_FETCH_VERSION
                                 ? fetchGroups(request) : fetchOne(request, context.apiVersion()))
                 .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
-                        (context, request) -> delete(request))
-                .register(ApiKey.TXN_OFFSET_COMMIT, 0, TXN_OFFSET_COMMIT_MAX_VERSION, TxnOffsetCommitRequestData.class,
-                        (context, request) -> commitTransactional(request));
+                        (context, request) -> delete(request));
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
@@ -84,21 +74,6 @@ public final class OffsetHandler implements ApiFamily {
                 shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(existing, version)),
                 error -> failedCommit(existing, error))
                 .thenApply(answer -> check.answer(request, answer));
-    }
-
-    private CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request) {
-        return coordinator.call(request.groupId(),
-                shard -> CompletableFuture.completedFuture(shard.offsetCommits().commitTransactional(request)),
-                error -> {
-                    List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
-                    for (TxnOffsetCommitRequestTopic topic : request.topics()) {
-                        topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(
-                                topic.partitions().stream().map(partition -> new TxnOffsetCommitResponsePartition()
-                                        .setPartitionIndex(partition.partitionIndex()).setErrorCode(error.code()))
-                                        .toList()));
-                    }
-                    return new TxnOffsetCommitResponseData().setTopics(topics);
-                });
     }
 
     private static OffsetCommitResponseData failedCommit(OffsetCommitRequestData request, Errors error) {
@@ -119,11 +94,10 @@ public final class OffsetHandler implements ApiFamily {
     private record GroupOffsets(Map<String, List<OffsetCommits.FetchedOffset>> topics, Errors error) {
     }
 
-    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
-                                                  boolean requireStable) {
+    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted) {
         return coordinator.call(groupId,
                 shard -> CompletableFuture.completedFuture(
-                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted, requireStable), Errors.NONE)),
+                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted), Errors.NONE)),
                 error -> new GroupOffsets(Map.of(), error));
     }
 
@@ -136,7 +110,7 @@ public final class OffsetHandler implements ApiFamily {
             }
         }
         Map<String, List<Integer>> requested = wanted;
-        return fetch(request.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
+        return fetch(request.groupId(), wanted).thenApply(offsets -> {
             List<OffsetFetchResponseTopic> topics = new ArrayList<>();
             if (offsets.error() != Errors.NONE && version < FIRST_TOP_LEVEL_ERROR_VERSION && requested != null) {
                 // v0-1 have no group error: every partition carries it.
@@ -151,7 +125,7 @@ public final class OffsetHandler implements ApiFamily {
                             .setCommittedOffset(offset.offset())
                             .setCommittedLeaderEpoch(offset.leaderEpoch())
                             .setMetadata(offset.metadata())
-                            .setErrorCode(offset.error().code())).toList())));
+                            .setErrorCode(Errors.NONE.code())).toList())));
             return new OffsetFetchResponseData().setErrorCode(offsets.error().code()).setTopics(topics);
         });
     }
@@ -166,7 +140,7 @@ public final class OffsetHandler implements ApiFamily {
                     wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
                 }
             }
-            groups.add(fetch(group.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
+            groups.add(fetch(group.groupId(), wanted).thenApply(offsets -> {
                 List<OffsetFetchResponseTopics> topics = new ArrayList<>();
                 offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopics()
                         .setName(name)
@@ -175,7 +149,7 @@ public final class OffsetHandler implements ApiFamily {
                                 .setCommittedOffset(offset.offset())
                                 .setCommittedLeaderEpoch(offset.leaderEpoch())
                                 .setMetadata(offset.metadata())
-                                .setErrorCode(offset.error().code())).toList())));
+                                .setErrorCode(Errors.NONE.code())).toList())));
                 return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(topics)
                         .setErrorCode(offsets.error().code());
             }));

@@ -39,7 +39,6 @@ public final class PartitionAppenders implements AutoCloseable {
     private final LogClock clock;
     private final WaitTimer waits;
     private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
-    private volatile TxnMarkerListener markerListener = TxnMarkerListener.NONE;
 
     /** Appenders whose acks=all answers wait for their commit on {@code waits}. */
     public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock, WaitTimer waits) {
@@ -63,13 +62,7 @@ public final class PartitionAppenders implements AutoCloseable {
         return appenders.compute(partition.topicPartition(), (key, existing) ->
                 existing != null && existing.partition() == partition ? existing
                         : new PartitionAppender(partition, partitions::leads, new SerialExecutor(ioThreads), clock,
-                                waits, (topicPartition, producerId, commit) ->
-                                        markerListener.onMarker(topicPartition, producerId, commit)));
-    }
-
-    /** {@code listener} is told of every transaction marker written here from now on. */
-    public void onTxnMarkers(TxnMarkerListener listener) {
-        this.markerListener = listener;
+                                waits));
     }
 
     /** Every {@code intervalMs}, drops the appenders of partitions no longer hosted (their topic was deleted). */

@@ -1,9 +1,8 @@
-package dev.spool.broker.txn;
+package dev.spool.broker.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.api.RequestContext;
-import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
@@ -18,7 +17,7 @@ class InitProducerIdHandlerTest {
     private final AtomicBoolean controllerAnswers = new AtomicBoolean(true);
     private final InitProducerIdHandler handler = new InitProducerIdHandler(new ProducerIdManager(
             (brokerId, brokerEpoch) -> controllerAnswers.get() ? CompletableFuture.completedFuture(3_000L)
-                    : CompletableFuture.failedFuture(new NotControllerException(brokerId)), 1), null);
+                    : CompletableFuture.failedFuture(new NotControllerException(brokerId)), 1));
 
     private InitProducerIdResponseData initProducerId() {
         return (InitProducerIdResponseData) handler.handle(new RequestContext(ApiKey.INIT_PRODUCER_ID,
