@@ -32,11 +32,12 @@ import dev.spool.broker.metadata.MetadataQuorum;
 import dev.spool.broker.metadata.TopicController;
 import dev.spool.broker.produce.AllocateProducerIdsHandler;
 import dev.spool.broker.produce.DescribeProducersHandler;
-import dev.spool.broker.produce.InitProducerIdHandler;
 import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
-import dev.spool.broker.produce.ProducerIdManager;
+import dev.spool.broker.produce.WriteTxnMarkersHandler;
 import dev.spool.broker.quorum.QuorumMembership;
+import dev.spool.broker.txn.InitProducerIdHandler;
+import dev.spool.broker.txn.TransactionHandler;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
 import java.util.List;
@@ -104,12 +105,17 @@ final class ApiLayer {
         registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
                         new ProduceHandler(metadata::image, partitionLayer.partitions, partitionLayer.appenders))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
-                        new InitProducerIdHandler(new ProducerIdManager(metadataLayer.producerIdBlocks(), config.nodeId())))
+                        new InitProducerIdHandler(coordinators.producerIds, coordinators.transactions))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
-                        new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders));
+                        new DescribeProducersHandler(partitionLayer.partitions, partitionLayer.appenders))
+                .register(ApiKey.WRITE_TXN_MARKERS, 1, ApiKey.WRITE_TXN_MARKERS.highestVersion,
+                        new WriteTxnMarkersHandler(partitionLayer.partitions, partitionLayer.appenders));
 
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
-                new FindCoordinatorHandler(coordinators.groups, metadata::image, metadataLayer::cluster));
+                new FindCoordinatorHandler(coordinators.groups, coordinators.transactions, metadata::image,
+                        metadataLayer::cluster));
+        new TransactionHandler(coordinators.transactions, metadata::image, coordinators.groups::partitionFor)
+                .registerIn(registry);
         new LogDirsHandler(partitionLayer.partitions, storage.scheduler).registerIn(registry);
         new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);

@@ -63,12 +63,13 @@ public final class SpecParser {
 
     private static FieldSpec field(JsonNode node, String source) {
         String name = node.get("name").asText();
-        Versions versions = Versions.parse(text(node, "versions"), null);
+        Versions tagged = Versions.parse(text(node, "taggedVersions"), Versions.NONE);
+        // A field that is only ever tagged may leave its versions out: they are its tagged versions (Kafka's rule).
+        Versions versions = Versions.parse(text(node, "versions"), tagged.isEmpty() ? null : tagged);
         if (versions == null) {
             throw new IllegalArgumentException(source + ": field " + name + " has no versions");
         }
         Integer tag = node.has("tag") ? node.get("tag").asInt() : null;
-        Versions tagged = Versions.parse(text(node, "taggedVersions"), Versions.NONE);
         if (tag != null && tagged.isEmpty()) {
             throw new IllegalArgumentException(source + ": tagged field " + name + " has no taggedVersions");
         }

@@ -2,7 +2,6 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,10 +23,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.PolicyViolationException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,8 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Answers in which Spool used to differ from Kafka 4.4, each checked with the Java client and with kafkajs
  * or kcat where the client has the operation: acks=all on a topic whose {@code min.insync.replicas} exceeds
  * its replication factor, DeleteRecords on a compact-only topic (kafkajs: {@link KafkajsAdminIT}), offset
- * commits naming partitions that do not exist, and a transactional producer on a broker without
- * transactions.
+ * commits naming partitions that do not exist.
  */
 class KafkaAnswersIT {
 
@@ -168,36 +164,5 @@ class KafkaAnswersIT {
         admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
                 .forEach((partition, offset) -> offsets.put(partition, offset.offset()));
         return offsets;
-    }
-
-    /**
-     * Without a transaction coordinator, a transactional producer gets a fatal error at once naming the cause,
-     * instead of retrying FindCoordinator until {@code max.block.ms}; kafkajs's connect fails at once too, with
-     * its own words.
-     */
-    @Test
-    void aTransactionalProducerFailsPromptlyWithAClearError() throws Exception {
-        long startNanos = System.nanoTime();
-        Throwable thrown;
-        try (KafkaProducer<String, String> producer = ProduceIT.producer(bootstrap(), Map.of(
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "spool-it-transactional",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000))) {
-            thrown = catchThrowable(producer::initTransactions);
-        }
-        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-        assertThat(thrown).isInstanceOf(KafkaException.class).isNotInstanceOf(TimeoutException.class)
-                .hasMessageContaining("Transactions are not supported by this broker");
-        assertThat(elapsedMs).as("initTransactions' time to fail").isLessThan(10_000);
-
-        ExternalCommand.Result kafkajs = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/js"), 90,
-                "node", "transactional-producer.js", bootstrap(), "spool-it-kafkajs-transactional");
-        assertThat(kafkajs.exitCode()).as(kafkajs.output()).isZero();
-        String json = kafkajs.output().lines().filter(line -> line.startsWith("{\"failed\"")).findFirst()
-                .orElseThrow(() -> new AssertionError("no result line in:\n" + kafkajs.output()));
-        // kafkajs drops the broker's error code and message: what it can say is that no coordinator was found.
-        assertThat(json).startsWith("{\"failed\":true,\"type\":\"KafkaJSGroupCoordinatorNotFound\",\"retriable\":false");
-        long kafkajsMs = Long.parseLong(json.replaceAll(".*\"elapsedMs\":(\\d+).*", "$1"));
-        // Retrying COORDINATOR_NOT_AVAILABLE, kafkajs gave up after ~9 s; the fatal answer fails it in milliseconds.
-        assertThat(kafkajsMs).as("kafkajs connect's time to fail").isLessThan(3_000);
     }
 }

@@ -41,7 +41,7 @@ class ServerPropertiesIT {
             log.segment.bytes=536870912
             message.max.bytes=2000000
             auto.create.topics.enable=false
-            transaction.state.log.replication.factor=1
+            background.threads=10
             """;
 
     @TempDir
@@ -75,7 +75,7 @@ class ServerPropertiesIT {
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).containsExactly("orders");
 
             assertThat(spool.output()).anySatisfy(line -> assertThat(line).contains("WARN")
-                    .contains("unknown").contains("transaction.state.log.replication.factor"));
+                    .contains("unknown").contains("background.threads"));
             assertThat(spool.awaitOutput(line -> line.contains("INFO") && line.contains("Topic orders created with 3 partitions"),
                     10_000)).as("one line for the new topic").isTrue();
             admin.deleteTopics(List.of("orders")).all().get(30, TimeUnit.SECONDS);

@@ -11,6 +11,7 @@ public final class LogFileNames {
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String TXN_INDEX_SUFFIX = ".txnindex";
     public static final String DELETED_SUFFIX = ".deleted";
     public static final String CLEANED_SUFFIX = ".cleaned";
     public static final String SWAP_SUFFIX = ".swap";
@@ -34,6 +35,10 @@ public final class LogFileNames {
 
     public static Path timeIndexFile(Path dir, long baseOffset) {
         return dir.resolve(name(baseOffset, TIME_INDEX_SUFFIX));
+    }
+
+    public static Path txnIndexFile(Path dir, long baseOffset) {
+        return dir.resolve(name(baseOffset, TXN_INDEX_SUFFIX));
     }
 
     /** The base offset named by a file such as "00000000000000001000.log", or -1 if the name is not one. */

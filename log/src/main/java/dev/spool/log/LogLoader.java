@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -53,6 +54,7 @@ final class LogLoader {
                     recoverFrom = base;
                 }
             }
+            deleteSnapshotsAbove(dir, recoverFrom, producerSnapshotOffsets);
         }
         for (int i = 0; i < baseOffsets.size(); i++) {
             long base = baseOffsets.get(i);
@@ -85,6 +87,22 @@ final class LogLoader {
             Files.deleteIfExists(LogFileNames.logFile(dir, base));
             Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, base));
             Files.deleteIfExists(LogFileNames.timeIndexFile(dir, base));
+            Files.deleteIfExists(LogFileNames.txnIndexFile(dir, base));
+        }
+    }
+
+    /**
+     * After a crash, the producer snapshots above the segment recovery starts in go: the aborted-transaction
+     * index of a segment not yet flushed may have lost entries its log kept, and the replay of the producer
+     * state from an older snapshot (at its first use) indexes every ABORT marker of the recovered segments again.
+     */
+    private static void deleteSnapshotsAbove(Path dir, long offset, List<Long> snapshotOffsets) throws IOException {
+        for (Iterator<Long> it = snapshotOffsets.iterator(); it.hasNext(); ) {
+            long snapshot = it.next();
+            if (snapshot > offset) {
+                Files.deleteIfExists(ProducerSnapshotFile.path(dir, snapshot));
+                it.remove();
+            }
         }
     }
 
@@ -148,11 +166,20 @@ final class LogLoader {
                     Files.delete(file);
                     Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, replaced));
                     Files.deleteIfExists(LogFileNames.timeIndexFile(dir, replaced));
+                    if (replaced != base) {
+                        Files.deleteIfExists(LogFileNames.txnIndexFile(dir, replaced));
+                    }
                 }
             }
         }
         Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, base));
         Files.deleteIfExists(LogFileNames.timeIndexFile(dir, base));
+        // The cleaned segment's aborted transactions (those of every segment it replaces) are renamed before its log.
+        Path txnSwap = dir.resolve(LogFileNames.txnIndexFile(dir, base).getFileName() + LogFileNames.SWAP_SUFFIX);
+        if (Files.exists(txnSwap)) {
+            Files.move(txnSwap, LogFileNames.txnIndexFile(dir, base), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
         Path target = LogFileNames.logFile(dir, base);
         LOG.info("Completing interrupted swap {} -> {} (offsets up to {})", swap, target, endOffset - 1);
         Files.move(swap, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -174,7 +201,8 @@ final class LogLoader {
         for (Path file : files) {
             String name = file.getFileName().toString();
             long base = Math.max(LogFileNames.baseOffsetOf(name, LogFileNames.INDEX_SUFFIX),
-                    LogFileNames.baseOffsetOf(name, LogFileNames.TIME_INDEX_SUFFIX));
+                    Math.max(LogFileNames.baseOffsetOf(name, LogFileNames.TIME_INDEX_SUFFIX),
+                            LogFileNames.baseOffsetOf(name, LogFileNames.TXN_INDEX_SUFFIX)));
             if (base >= 0 && !baseOffsets.contains(base)) {
                 LOG.info("Removing index {} whose log file is missing", file);
                 Files.deleteIfExists(dir.resolve(name));

@@ -1,11 +1,13 @@
 package dev.spool.log;
 
 import dev.spool.log.producer.ActiveProducer;
+import dev.spool.log.producer.CompletedTxn;
 import dev.spool.log.producer.ProducerSnapshots;
 import dev.spool.log.producer.ProducerStateEntry;
 import dev.spool.log.producer.ProducerStateManager;
 import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.producer.Sequences;
+import dev.spool.log.producer.UnstableOffsets;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
 import java.io.IOException;
@@ -16,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Not thread-safe: guarded by the lock of the {@link PartitionLog} that owns it, which calls it in the same
  * locked step as each append, roll, truncation, retention and close, as Kafka's {@code UnifiedLog} does with
- * its {@code ProducerStateManager}. The producer state of one partition (idempotence; transactions will add
- * the last stable offset and the {@code .txnindex} here) and its snapshot files.
+ * its {@code ProducerStateManager}. The producer state of one partition (idempotence and transactions: the
+ * open ones bound the last stable offset, the aborted ones go to the segments' {@code .txnindex}) and its
+ * snapshot files.
  *
  * <p>Invariant: the state is either not loaded, or up to date with the log end offset. It is loaded lazily,
  * by the first append or DescribeProducers ({@link ProducerStateLoader}: the newest snapshot, then the log
@@ -35,6 +38,8 @@ final class LogProducerState {
     private final long producerIdExpirationMs;
     /** Null until loaded, and again after a truncation. */
     private ProducerStateManager state;
+    /** What bounds the last stable offset, for readers without the lock; null while the state is not loaded. */
+    private volatile UnstableOffsets unstable;
 
     LogProducerState(PartitionLog log, ProducerSnapshots snapshots, LogClock clock, long producerIdExpirationMs) {
         this.log = log;
@@ -49,7 +54,24 @@ final class LogProducerState {
 
     void ensureLoaded() throws IOException {
         if (state == null) {
-            state = ProducerStateLoader.load(log, snapshots);
+            state = ProducerStateLoader.load(log, snapshots, this::onEnded);
+            publishUnstable();
+        }
+    }
+
+    /** The transactions that bound the last stable offset, or null while not loaded (then unknown). */
+    UnstableOffsets unstable() {
+        return unstable;
+    }
+
+    private void publishUnstable() {
+        unstable = state.unstableOffsets(log.highWatermark());
+    }
+
+    /** A marker ended a transaction: an aborted one is indexed in the segment holding the marker. */
+    private void onEnded(CompletedTxn txn) throws IOException {
+        if (txn.aborted()) {
+            log.segmentHolding(txn.lastOffset()).txnIndex().append(txn.asAborted());
         }
     }
 
@@ -60,7 +82,30 @@ final class LogProducerState {
     SequenceCheck check(RecordBatch batch) {
         int firstSequence = batch.baseSequence();
         return state.check(batch.producerId(), batch.producerEpoch(), firstSequence,
-                Sequences.lastSequence(firstSequence, batch.lastOffsetDelta()));
+                Sequences.lastSequence(firstSequence, batch.lastOffsetDelta()), batch.isTransactional());
+    }
+
+    /** Only the epoch rule, for a batch a coordinator writes on the producer's behalf (loaded state). */
+    SequenceCheck checkEpoch(RecordBatch batch) {
+        ProducerStateEntry entry = state.producer(batch.producerId());
+        return entry != null && batch.producerEpoch() < entry.producerEpoch() ? SequenceCheck.INVALID_PRODUCER_EPOCH
+                : SequenceCheck.APPEND;
+    }
+
+    /** The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. */
+    AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch) {
+        SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch);
+        ProducerStateEntry entry = state.producer(producerId);
+        String partition = log.dir().getFileName().toString();
+        return switch (check) {
+            case APPEND -> null;
+            case INVALID_PRODUCER_EPOCH -> AppendInfo.refused(check, "Marker epoch " + epoch + " of producer "
+                    + producerId + " is older than its current epoch " + entry.producerEpoch() + " on " + partition);
+            case TRANSACTION_COORDINATOR_FENCED -> AppendInfo.refused(check, "Marker of coordinator epoch "
+                    + coordinatorEpoch + " for producer " + producerId + " is older than the coordinator epoch "
+                    + entry.coordinatorEpoch() + " of its last marker on " + partition);
+            default -> throw new IllegalStateException("Unexpected marker check " + check);
+        };
     }
 
     /**
@@ -81,16 +126,31 @@ final class LogProducerState {
                     + " epoch " + epoch + " on " + partition + ": batch of sequences " + batch.baseSequence() + ".."
                     + Sequences.lastSequence(batch.baseSequence(), batch.lastOffsetDelta()) + " after last sequence "
                     + entry.lastSequence() + " of epoch " + entry.producerEpoch());
-            case APPEND -> throw new IllegalArgumentException("An appendable batch is no refusal");
+            case INVALID_TXN_STATE -> AppendInfo.refused(check, "Producer " + producerId + " has a transaction open on "
+                    + partition + " since offset " + entry.currentTxnFirstOffset()
+                    + ": a batch outside it is refused until it ends");
+            case APPEND, TRANSACTION_COORDINATOR_FENCED ->
+                    throw new IllegalArgumentException("No refusal of a batch: " + check);
         };
     }
 
-    /** A batch was written (by a leader or a follower): its producer, if any, and the map end move on. */
-    void onAppended(RecordBatch batch) {
-        if (state != null) {
-            state.replay(batch);
+    /**
+     * A batch was written (by a leader or a follower): its producer, if any, and the map end move on; a marker
+     * ends its transaction (an aborted one is indexed).
+     */
+    void onAppended(RecordBatch batch) throws IOException {
+        if (state == null) {
+            return; // not loaded: the load replays this batch
+        }
+        CompletedTxn ended = state.replay(batch);
+        if (ended != null) {
+            onEnded(ended);
+        }
+        if (batch.isTransactional()) {
+            publishUnstable();
         }
     }
+
 
     /**
      * A segment is rolled at {@code baseOffset}, with every batch below it applied: the state is snapshotted
@@ -118,6 +178,7 @@ final class LogProducerState {
      */
     void onTruncated(long newEndOffset) throws IOException {
         state = null;
+        unstable = null;
         snapshots.deleteAbove(newEndOffset);
     }
 
@@ -165,12 +226,15 @@ final class LogProducerState {
         state.advanceTo(logEndOffset);
         state.removeExpired(clock.nowMs(), producerIdExpirationMs);
         long offset = state.cachedBatchesStartOffset(activeSegmentBaseOffset);
+        if (state.hasTransactionStateFrom(offset)) {
+            offset = logEndOffset; // as Kafka: transaction state is only known as of the log end
+        }
         snapshots.deleteAbove(offset);
         snapshots.write(offset, state.snapshotEntriesAsOf(offset));
         snapshots.deleteBelow(log.logStartOffset());
     }
 
-    /** Whether a batch carries a producer whose sequence a leader checks (control batches do not, yet). */
+    /** Whether a batch carries a producer whose sequence a leader checks (markers carry none). */
     static boolean isIdempotent(RecordBatch batch) {
         return batch.producerId() != RecordBatchLayout.NO_PRODUCER_ID && !batch.isControl();
     }

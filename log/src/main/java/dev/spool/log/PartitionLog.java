@@ -1,11 +1,14 @@
 package dev.spool.log;
 
+import dev.spool.log.index.AbortedTxn;
 import dev.spool.log.producer.ActiveProducer;
 import dev.spool.log.producer.ProducerSnapshots;
 import dev.spool.log.producer.SequenceCheck;
+import dev.spool.log.producer.UnstableOffsets;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
+import dev.spool.log.record.TxnMarker;
 import dev.spool.log.segment.LogSegment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,7 +170,22 @@ public final class PartitionLog implements AutoCloseable {
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A coordinator's own append (a group coordinator's transactional offset commits, on the producer's id and epoch
+     * with no sequence): as {@link #appendAsLeader(ByteBuffer, int, boolean)} without the sequence check, which is a
+     * client's (Kafka's coordinator origin); an epoch older than the producer's is still INVALID_PRODUCER_EPOCH, and the
+     * batch opens the producer's transaction here.
+     */
+    public AppendInfo appendAsCoordinator(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
+        lock.lock();
+        try {
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false);
         } finally {
             lock.unlock();
         }
@@ -186,7 +204,7 @@ public final class PartitionLog implements AutoCloseable {
             return null;
         }
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, false);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true);
         } finally {
             lock.unlock();
         }
@@ -196,8 +214,8 @@ public final class PartitionLog implements AutoCloseable {
      * The append of the methods above, called holding the lock. The config is read once: a change
      * made meanwhile cannot make the refused roll or fsync happen after all.
      */
-    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait)
-            throws IOException {
+    private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait,
+                                            boolean checkProducer) throws IOException {
         try {
             ensureOpen();
             if (!producerState.isLoaded()) {
@@ -234,7 +252,9 @@ public final class PartitionLog implements AutoCloseable {
             }
             if (idempotentPosition >= 0) {
                 appendBatch.wrap(batches, idempotentPosition);
-                SequenceCheck check = producerState.check(appendBatch);
+                // A coordinator's batch on the producer's behalf has no sequence, but a fenced epoch is still refused.
+                SequenceCheck check = checkProducer ? producerState.check(appendBatch)
+                        : producerState.checkEpoch(appendBatch);
                 if (check != SequenceCheck.APPEND) {
                     return producerState.refusal(check, appendBatch, logAppendTime, logStartOffset);
                 }
@@ -263,6 +283,33 @@ public final class PartitionLog implements AutoCloseable {
                     logStartOffset, batchCount, size);
         } catch (IOException e) {
             throw reported(e);
+        }
+    }
+
+    /**
+     * Writes the marker ending producer {@code producerId}'s transaction (WriteTxnMarkers, from its transaction
+     * coordinator at {@code coordinatorEpoch}) as a leader's append in {@code leaderEpoch}, unless the producer
+     * state refuses it: a marker of an epoch older than the producer's, or from an older coordinator than its last
+     * marker's, writes nothing and answers the error ({@link AppendInfo#outcome()}). With {@code commit} the high
+     * watermark moves to the new log end offset in the same step (the leader alone is the in-sync replica set).
+     */
+    public AppendInfo appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
+                                      int leaderEpoch, boolean commit) throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            producerState.ensureLoaded();
+            AppendInfo refusal = producerState.markerRefusal(producerId, producerEpoch, coordinatorEpoch);
+            if (refusal != null) {
+                return refusal;
+            }
+            ByteBuffer marker = new TxnMarker(commitTxn, coordinatorEpoch).toBatch(producerId, producerEpoch,
+                    clock.nowMs());
+            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true);
+        } catch (IOException e) {
+            throw reported(e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -330,7 +377,7 @@ public final class PartitionLog implements AutoCloseable {
     }
 
     /** Records each written batch in the producer state (before a flush that may fail: the batches are in). */
-    private void recordProducers(ByteBuffer batches) {
+    private void recordProducers(ByteBuffer batches) throws IOException {
         for (int position = batches.position(); position < batches.limit(); position += appendBatch.sizeInBytes()) {
             producerState.onAppended(appendBatch.wrap(batches, position));
         }
@@ -838,6 +885,78 @@ public final class PartitionLog implements AutoCloseable {
 
     public long highWatermark() {
         return highWatermark.offset();
+    }
+
+    /**
+     * The last stable offset: the first offset of the oldest transaction still open or not yet replicated, else
+     * the high watermark. A read_committed reader reads below it. -1 while unknown: the producer state is not
+     * loaded ({@link #loadProducerState()}).
+     */
+    public long lastStableOffset() {
+        // The high watermark first: read after the transactions, it could have passed one appended meanwhile.
+        long highWatermark = this.highWatermark.offset();
+        UnstableOffsets unstable = producerState.unstable();
+        return unstable == null ? -1 : unstable.lastStableOffset(highWatermark);
+    }
+
+    /** {@link #lastStableOffset()} with its position (the bound of a read_committed read), or null while unknown. */
+    public LogOffsetMetadata lastStableOffsetMetadata() throws IOException {
+        LogOffsetMetadata highWatermark = this.highWatermark;
+        UnstableOffsets unstable = producerState.unstable();
+        if (unstable == null) {
+            return null;
+        }
+        long lastStable = unstable.lastStableOffset(highWatermark.offset());
+        if (lastStable == highWatermark.offset()) {
+            return highWatermark;
+        }
+        // A transaction's first batch: below the high watermark, in a segment that no longer changes before it.
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(lastStable);
+        if (entry == null) {
+            return new LogOffsetMetadata(lastStable, lastStable, 0); // retention or a truncation passed it
+        }
+        LogSegment segment = entry.getValue();
+        int size = segment.sizeInBytes();
+        int position = segment.translateOffset(lastStable, size);
+        return new LogOffsetMetadata(lastStable, segment.baseOffset(), position >= 0 ? position : size);
+    }
+
+    /** Loads the producer state if it is not loaded yet (it reads the log: not on a network thread). */
+    public void loadProducerState() throws IOException {
+        lock.lock();
+        try {
+            ensureOpen();
+            producerState.ensureLoaded();
+        } catch (IOException e) {
+            throw reported(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The transactions aborted in this log that overlap [{@code fromOffset}, {@code upToOffset}) (their markers at
+     * or after fromOffset, their first records below upToOffset), oldest marker first: what a read_committed
+     * reader of that range must drop.
+     */
+    public List<AbortedTxn> abortedTransactions(long fromOffset, long upToOffset) throws IOException {
+        List<AbortedTxn> aborted = new ArrayList<>();
+        Map.Entry<Long, LogSegment> start = segments.floorEntry(fromOffset);
+        for (LogSegment segment : segments.tailMap(start == null ? fromOffset : start.getKey(), true).values()) {
+            try {
+                if (segment.txnIndex().collect(fromOffset, upToOffset, aborted)) {
+                    break;
+                }
+            } catch (IOException e) {
+                throw reported(e);
+            }
+        }
+        return aborted;
+    }
+
+    /** The segment that holds {@code offset} (called holding the lock). */
+    LogSegment segmentHolding(long offset) {
+        return segments.floorEntry(offset).getValue();
     }
 
     /** The high watermark with its position: the bound of a consumer's read, taken once per read. */

@@ -1,5 +1,6 @@
 package dev.spool.log;
 
+import dev.spool.log.producer.CompletedTxn;
 import dev.spool.log.producer.ProducerSnapshotFile;
 import dev.spool.log.producer.ProducerSnapshots;
 import dev.spool.log.producer.ProducerStateManager;
@@ -25,7 +26,13 @@ final class ProducerStateLoader {
     private ProducerStateLoader() {
     }
 
-    static ProducerStateManager load(PartitionLog log, ProducerSnapshots snapshots) throws IOException {
+    /** What is done with each transaction a replayed marker ends (its abort indexed, if it is not already). */
+    interface EndedTransactions {
+        void accept(CompletedTxn txn) throws IOException;
+    }
+
+    static ProducerStateManager load(PartitionLog log, ProducerSnapshots snapshots, EndedTransactions ended)
+            throws IOException {
         LogOffsetMetadata end = log.logEndMetadata();
         long endOffset = end.offset();
         long startOffset = log.logStartOffset();
@@ -49,7 +56,7 @@ final class ProducerStateLoader {
             state = new ProducerStateManager(startOffset);
         }
         long from = Math.max(state.mapEndOffset(), startOffset);
-        int replayed = replay(log, state, from, end);
+        int replayed = replay(log, state, from, end, ended);
         state.advanceTo(endOffset);
         LOG.info("Loaded producer state of {}: {} producers, {} batches replayed from offset {} to {}", log.dir(),
                 state.producers().size(), replayed, from, endOffset);
@@ -57,8 +64,8 @@ final class ProducerStateLoader {
     }
 
     /** Applies the batches of [from, to) to {@code state}; returns how many were applied. */
-    private static int replay(PartitionLog log, ProducerStateManager state, long from, LogOffsetMetadata to)
-            throws IOException {
+    private static int replay(PartitionLog log, ProducerStateManager state, long from, LogOffsetMetadata to,
+                              EndedTransactions ended) throws IOException {
         long next = from;
         int applied = 0;
         while (next < to.offset()) {
@@ -72,7 +79,10 @@ final class ProducerStateLoader {
             while (reader.next() == BatchValidation.VALID) {
                 RecordBatch batch = reader.batch();
                 if (batch.lastOffset() >= next) {
-                    state.replay(batch);
+                    CompletedTxn txn = state.replay(batch);
+                    if (txn != null) {
+                        ended.accept(txn);
+                    }
                     next = batch.nextOffset();
                     applied++;
                 }

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * node that died with the old controller (often the old controller itself) would keep its partitions leaderless
  * for all of it, as in Kafka. A broker that is also a voter of the metadata quorum (a combined node) is heard from
  * by Raft too: until such a broker's first heartbeat, a Raft follower that has answered nothing for
- * {@link #VOTER_SILENCE_MS} ends its session (alive and merely cut off, it would have started an election within
- * the longest election timeout, 2 s). Once a broker has heartbeated, only its session timeout (or its heartbeat
+ * {@link #VOTER_SILENCE_MS}, or for the session timeout if that is shorter, ends its session (alive and merely cut
+ * off, it would have started an election within the longest election timeout, 2 s; a shorter session is the
+ * user's choice to fence sooner, and a voter is not given longer than the session a broker gets). Once a broker has heartbeated, only its session timeout (or its heartbeat
  * connection closing, see {@link BrokerSessions}) counts, so a short pause of a live node does not fence it.
  */
 public final class BrokerFencer implements AutoCloseable {
@@ -88,9 +89,10 @@ public final class BrokerFencer implements AutoCloseable {
 
     /** Ends the sessions of the brokers not heard from yet whose voters Raft has not heard from (see the class comment). */
     private void endSilentVoters(List<Integer> unfenced, long nowMs) {
+        long silenceMs = Math.min(VOTER_SILENCE_MS, sessions.sessionTimeoutMs());
         for (VoterProgress voter : metadata.quorum().voterProgress(nowMs)) {
             int brokerId = voter.nodeId();
-            if (voter.lastContactMs() >= 0 && nowMs - voter.lastContactMs() > VOTER_SILENCE_MS
+            if (voter.lastContactMs() >= 0 && nowMs - voter.lastContactMs() > silenceMs
                     && unfenced.contains(brokerId) && sessions.notHeardSinceRestart(brokerId)
                     && !sessions.isExpired(brokerId, nowMs)) {
                 LOG.warn("Broker {} has not heartbeated to this controller and its Raft voter has answered nothing "

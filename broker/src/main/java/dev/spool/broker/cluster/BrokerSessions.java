@@ -40,6 +40,11 @@ public final class BrokerSessions {
         this.sessionTimeoutMs = sessionTimeoutMs;
     }
 
+    /** {@code broker.session.timeout.ms}. */
+    public long sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
     /** Broker {@code brokerId} was heard from at {@code nowMs}. */
     public void touch(int brokerId, long nowMs) {
         lastContactMs.put(brokerId, nowMs);

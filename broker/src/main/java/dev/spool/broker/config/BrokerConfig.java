@@ -157,6 +157,37 @@ public final class BrokerConfig {
             "The most members a classic group may have.")
             .validatedBy(ConfigValidator.atLeast(1));
 
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_NUM_PARTITIONS = ConfigKey.integer(
+            "transaction.state.log.num.partitions", 50,
+            "Partitions of __transaction_state, fixed once the topic exists.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_REPLICATION_FACTOR = ConfigKey.integer(
+            "transaction.state.log.replication.factor", 3,
+            "Replication factor of __transaction_state, capped at the live brokers when it is created.")
+            .validatedBy(ConfigValidator.between(1, Short.MAX_VALUE));
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_MIN_ISR = ConfigKey.integer(
+            "transaction.state.log.min.isr", 2, "min.insync.replicas of __transaction_state.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_SEGMENT_BYTES = ConfigKey.integer(
+            "transaction.state.log.segment.bytes", 104857600, "segment.bytes of __transaction_state.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTION_MAX_TIMEOUT_MS = ConfigKey.integer(
+            "transaction.max.timeout.ms", 900000,
+            "The longest transaction.timeout.ms a producer may ask for (INVALID_TRANSACTION_TIMEOUT above it).")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTIONAL_ID_EXPIRATION_MS = ConfigKey.integer(
+            "transactional.id.expiration.ms", 604800000,
+            "How long a transactional id with no transaction open is kept after its last use.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS =
+            ConfigKey.integer("transaction.abort.timed.out.transaction.cleanup.interval.ms", 10000,
+                    "How often transactions open longer than their timeout are aborted.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS =
+            ConfigKey.integer("transaction.remove.expired.transaction.cleanup.interval.ms", 3600000,
+                    "How often expired transactional ids are removed.")
+            .validatedBy(ConfigValidator.atLeast(1));
+
     public static final ConfigKey<Integer> GROUP_COORDINATOR_THREADS = ConfigKey.integer(
             "group.coordinator.threads", 4,
             "Threads of the group coordinator: each partition of __consumer_offsets this broker leads has its groups "
@@ -271,7 +302,10 @@ public final class BrokerConfig {
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
-            GROUP_COORDINATOR_THREADS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
+            GROUP_COORDINATOR_THREADS, TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
+            TRANSACTION_STATE_LOG_MIN_ISR, TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS,
+            TRANSACTIONAL_ID_EXPIRATION_MS, TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
+            TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,

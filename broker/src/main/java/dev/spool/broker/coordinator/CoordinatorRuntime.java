@@ -1,5 +1,10 @@
 package dev.spool.broker.coordinator;
 
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.partition.Partition;
+import dev.spool.broker.partition.PartitionManager;
 import dev.spool.protocol.Errors;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +101,53 @@ public final class CoordinatorRuntime<S extends CoordinatorShard> implements Aut
         }
         slots.remove(partition, slot);
         slot.thread().execute(slot::unload);
+    }
+
+    /** Makes the shard of a partition this broker leads (on the shard's thread, before its load). */
+    @FunctionalInterface
+    public interface ShardFactory<S> {
+        S create(int partition, Partition led, int leaderEpoch, CoordinatorTimer timer);
+    }
+
+    /**
+     * Follows the leadership of {@code topicName}'s partitions from {@code previous} to {@code current}: a shard is
+     * loaded where this broker became the leader and unloaded where it no longer is; all are unloaded when the topic
+     * is gone or was created anew.
+     */
+    public void followLeadership(String topicName, MetadataImage previous, MetadataImage current,
+                                 PartitionManager partitions, ShardFactory<S> factory) {
+        TopicImage topic = current.topic(topicName);
+        TopicImage before = previous.topic(topicName);
+        if (before != null && (topic == null || !before.id().equals(topic.id()))) {
+            for (int index : hostedPartitions()) {
+                scheduleUnload(index, Integer.MAX_VALUE);
+            }
+        }
+        if (topic == null) {
+            return;
+        }
+        for (PartitionImage image : topic.partitions().values()) {
+            int index = image.partition();
+            Partition partition = partitions.leads(image) ? partitions.get(topicName, index) : null;
+            if (partition != null) {
+                int epoch = image.leaderEpoch();
+                scheduleLoad(index, epoch, new PartitionCommitWatermark(partition, epoch),
+                        timer -> factory.create(index, partition, epoch, timer));
+            } else {
+                scheduleUnload(index, image.leaderEpoch());
+            }
+        }
+    }
+
+    /**
+     * On the thread of {@code partition}'s shard: runs {@code task} there once everything the shard has written so
+     * far is committed (below the partition's high watermark); never if the shard is unloaded first.
+     */
+    public void afterCommit(int partition, Runnable task) {
+        ShardSlot<S> slot = slots.get(partition);
+        if (slot != null) {
+            slot.afterCommit(task, () -> { });
+        }
     }
 
     /** The partitions whose shard is loaded or loading. */

@@ -14,6 +14,13 @@ public interface CoordinatorShard {
     void load() throws IOException;
 
     /**
+     * The shard is loaded and serves: work that must follow the load (which may need {@code afterCommit} of the
+     * runtime, not available while loading) starts here.
+     */
+    default void onLoaded() {
+    }
+
+    /**
      * The partition is no longer led here (or the broker stops): answer every request still parked in the
      * shard with NOT_COORDINATOR. The runtime has cancelled the shard's timers; no operation follows.
      */

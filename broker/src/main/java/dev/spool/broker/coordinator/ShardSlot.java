@@ -77,6 +77,11 @@ final class ShardSlot<S extends CoordinatorShard> {
         }
         watermark.watch(onHighWatermarkMove);
         state = State.ACTIVE;
+        try {
+            shard.onLoaded();
+        } catch (RuntimeException e) {
+            LOG.error("{} failed after its load", shard, e);
+        }
     }
 
     /** On the slot's thread: drops the shard; held answers and parked requests hear NOT_COORDINATOR. */

@@ -3,6 +3,7 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.purgatory.DelayedOperation;
 import dev.spool.log.LogOffsetMetadata;
+import java.io.IOException;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,15 +20,35 @@ import java.util.function.Supplier;
  */
 final class DelayedFetch extends DelayedOperation {
 
-    /**
-     * A partition of the fetch: the bound it was read up to (the log end for a follower, else the high watermark)
-     * and its share of the response.
-     */
-    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes, boolean toLogEnd) {
+    /** What a read stops at. */
+    enum Bound {
+        /** A follower's. */
+        LOG_END,
+        /** A read_uncommitted consumer's. */
+        HIGH_WATERMARK,
+        /** A read_committed consumer's. */
+        LAST_STABLE_OFFSET
+    }
 
-        /** The bound now. */
+    /**
+     * A partition of the fetch: the bound it was read up to and its share of the response.
+     */
+    record Watch(Partition partition, LogOffsetMetadata readUpTo, int maxBytes, Bound kind) {
+
+        /** The bound now (a last stable offset not known yet has not moved). */
         LogOffsetMetadata bound() {
-            return toLogEnd ? partition.log().logEndMetadata() : partition.log().highWatermarkMetadata();
+            return switch (kind) {
+                case LOG_END -> partition.log().logEndMetadata();
+                case HIGH_WATERMARK -> partition.log().highWatermarkMetadata();
+                case LAST_STABLE_OFFSET -> {
+                    try {
+                        LogOffsetMetadata lastStable = partition.log().lastStableOffsetMetadata();
+                        yield lastStable == null ? readUpTo : lastStable;
+                    } catch (IOException e) {
+                        yield readUpTo; // the read that answers finds the failure
+                    }
+                }
+            };
         }
     }
 

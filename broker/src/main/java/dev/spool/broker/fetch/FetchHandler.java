@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
 import dev.spool.broker.purgatory.WaitTimer;
+import dev.spool.log.index.AbortedTxn;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.FetchResponseData;
@@ -22,8 +23,8 @@ import java.util.function.LongSupplier;
  * sessions, reads the partitions within the byte limits, and answers at once when {@code min_bytes} are
  * there, the wait is 0 or a partition failed; otherwise parks the request as a {@link DelayedFetch} until
  * appends bring enough bytes or {@code max_wait_ms} passes. Records are answered as regions of the segment
- * files, sent with sendfile. {@code read_committed} reads like {@code read_uncommitted} until transactions
- * exist (last stable offset = high watermark, no aborted transactions).
+ * files, sent with sendfile. {@code read_committed} reads up to the last stable offset and is told the aborted
+ * transactions among what it read, which the client drops.
  */
 public final class FetchHandler implements ApiHandler, AutoCloseable {
 
@@ -78,18 +79,20 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         int replicaId = replicaState ? request.replicaState().replicaId() : request.replicaId();
         long replicaEpoch = replicaState ? request.replicaState().replicaEpoch() : -1;
         FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
-                clockMs.getAsLong());
+                clockMs.getAsLong(), readCommitted);
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
                 || first.anyError()) {
             return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
         }
         List<DelayedFetch.Watch> watches = new ArrayList<>(first.reads().size());
         for (PartitionRead read : first.reads()) {
+            DelayedFetch.Bound bound = replicaId >= 0 ? DelayedFetch.Bound.LOG_END
+                    : readCommitted ? DelayedFetch.Bound.LAST_STABLE_OFFSET : DelayedFetch.Bound.HIGH_WATERMARK;
             watches.add(new DelayedFetch.Watch(read.partition(), read.readBound(),
-                    Math.max(0, read.state().partitionMaxBytes()), replicaId >= 0));
+                    Math.max(0, read.state().partitionMaxBytes()), bound));
         }
         DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
-                replicaEpoch, clockMs.getAsLong()),
+                replicaEpoch, clockMs.getAsLong(), readCommitted),
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();
@@ -138,7 +141,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     .setHighWatermark(read.highWatermark())
                     .setLastStableOffset(read.lastStableOffset())
                     .setLogStartOffset(read.logStartOffset())
-                    .setAbortedTransactions(readCommitted ? new ArrayList<AbortedTransaction>(0) : null)
+                    .setAbortedTransactions(abortedTransactions(read))
                     .setPreferredReadReplica(NO_PREFERRED_READ_REPLICA)
                     .setRecords(read.records());
             if (read.divergingEpoch() != null) {
@@ -156,6 +159,19 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 .setErrorCode(Errors.NONE.code())
                 .setSessionId(fetch.responseSessionId())
                 .setResponses(topics);
+    }
+
+    /** Null for a read_uncommitted read (the field's default), as Kafka answers it. */
+    private static List<AbortedTransaction> abortedTransactions(PartitionRead read) {
+        List<AbortedTxn> aborted = read.abortedTransactions();
+        if (aborted == null) {
+            return null;
+        }
+        List<AbortedTransaction> answered = new ArrayList<>(aborted.size());
+        for (AbortedTxn txn : aborted) {
+            answered.add(new AbortedTransaction().setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset()));
+        }
+        return answered;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.spool.log.FetchSlice;
 import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.OffsetOutOfRangeException;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.index.AbortedTxn;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.ByteBufferRecords;
@@ -22,13 +23,15 @@ import org.slf4j.LoggerFactory;
  * limits: each partition gets at most its {@code partition_max_bytes} and what is left of the response's
  * {@code max_bytes}, except that the first partition with data returns at least one whole batch even when
  * that batch is larger (KIP-74), so that a consumer never gets stuck behind a large batch. Consumers read up
- * to the high watermark. Nothing is copied: the records are regions of the segment files.
+ * to the high watermark, read_committed ones up to the last stable offset, with the aborted transactions that
+ * overlap what they read. Nothing is copied: the records are regions of the segment files.
  */
 final class FetchReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(FetchReader.class);
 
     static final Records NO_RECORDS = new ByteBufferRecords(ByteBuffer.allocate(0));
+    private static final long NO_SEGMENT = -1;
 
     /** The result of reading every partition of a fetch. */
     record Result(List<PartitionRead> reads, long recordBytes, boolean anyError) {
@@ -46,9 +49,9 @@ final class FetchReader {
         this.throttle = throttle;
     }
 
-    /** A consumer's read: up to the high watermark. */
+    /** A read_uncommitted consumer's read: up to the high watermark. */
     Result read(List<FetchPartitionState> partitions, int responseMaxBytes) {
-        return read(partitions, responseMaxBytes, -1, -1, 0);
+        return read(partitions, responseMaxBytes, -1, -1, 0, false);
     }
 
     /**
@@ -57,7 +60,7 @@ final class FetchReader {
      * its progress at {@code nowMs} (which may move the high watermark), its log checked against the leader's first.
      */
     Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long replicaEpoch,
-                long nowMs) {
+                long nowMs, boolean readCommitted) {
         List<PartitionRead> reads = new ArrayList<>(partitions.size());
         long remainingBytes = Math.max(0, responseMaxBytes);
         boolean minOneBatch = true;
@@ -65,7 +68,7 @@ final class FetchReader {
         boolean anyError = false;
         for (FetchPartitionState state : partitions) {
             int maxBytes = (int) Math.min(Math.max(0, state.partitionMaxBytes()), remainingBytes);
-            PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch)
+            PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch, readCommitted)
                     : readForFollower(state, maxBytes, minOneBatch, replicaId, replicaEpoch, nowMs);
             int size = read.records().sizeInBytes();
             if (size > 0) {
@@ -79,14 +82,37 @@ final class FetchReader {
         return new Result(reads, recordBytes, anyError);
     }
 
-    private PartitionRead readPartition(FetchPartitionState state, int maxBytes, boolean minOneBatch) {
+    private PartitionRead readPartition(FetchPartitionState state, int maxBytes, boolean minOneBatch,
+                                        boolean readCommitted) {
         Partition partition = find(state.key());
         PartitionRead refused = refusal(state, partition);
         if (refused != null) {
             return refused;
         }
-        // Taken once: the offset answered and the bound of the read are the same high watermark.
-        return readUpTo(state, partition, partition.log().highWatermarkMetadata(), maxBytes, minOneBatch);
+        if (!readCommitted) {
+            // The last stable offset as a number only (no position to look up): Kafka's clients use it at
+            // read_committed only; -1 while the producer state is not loaded, and no load is started for it.
+            LogOffsetMetadata highWatermark = partition.log().highWatermarkMetadata();
+            return readUpTo(state, partition, highWatermark, highWatermark.offset(),
+                    Math.min(partition.log().lastStableOffset(), highWatermark.offset()), maxBytes, minOneBatch, false);
+        }
+        LogOffsetMetadata lastStable;
+        try {
+            lastStable = partition.lastStableOffsetMetadata(); // loads the producer state (on its own thread) if needed
+        } catch (IOException e) {
+            LOG.error("Cannot find the last stable offset of {}", partition, e);
+            return PartitionRead.failed(state, partition, Errors.KAFKA_STORAGE_ERROR);
+        }
+        // Each taken once, the high watermark after the last stable offset (never below it): the offsets answered
+        // and the bound of the read are the same.
+        LogOffsetMetadata highWatermark = partition.log().highWatermarkMetadata();
+        if (lastStable == null) {
+            // Not known until the producer state is loaded (under way): nothing is stable yet. Parked, the fetch
+            // wakes when the load ends (its bound, the fetch offset, is then passed by the last stable offset).
+            return readUpTo(state, partition, fetchOffsetBound(state), highWatermark.offset(), -1, 0, false, true);
+        }
+        return readUpTo(state, partition, lastStable, highWatermark.offset(), lastStable.offset(), maxBytes, minOneBatch,
+                true);
     }
 
     /**
@@ -114,7 +140,7 @@ final class FetchReader {
             if (epochAndEnd[0] < state.lastFetchedEpoch() || epochAndEnd[1] < state.fetchOffset()) {
                 return new PartitionRead(state, partition, Errors.NONE, log.highWatermark(), log.highWatermark(),
                         log.logStartOffset(), NO_RECORDS, log.logEndMetadata(), new FetchResponseData.EpochEndOffset()
-                                .setEpoch((int) epochAndEnd[0]).setEndOffset(epochAndEnd[1]));
+                                .setEpoch((int) epochAndEnd[0]).setEndOffset(epochAndEnd[1]), null);
             }
         }
         // A replication throttle counts what it names, and holds back only an out-of-sync follower (a reassignment's
@@ -122,8 +148,9 @@ final class FetchReader {
         // recorded.
         boolean throttled = throttle.names(partition.topicPartition());
         boolean heldBack = throttled && !partition.assignment().isr().contains(replicaId) && throttle.exceeded();
-        PartitionRead read = readUpTo(state, partition, log.logEndMetadata(), heldBack ? 0 : maxBytes,
-                minOneBatch && !heldBack);
+        LogOffsetMetadata logEnd = log.logEndMetadata();
+        PartitionRead read = readUpTo(state, partition, logEnd, logEnd.offset(), logEnd.offset(),
+                heldBack ? 0 : maxBytes, minOneBatch && !heldBack, false);
         if (read.error() != Errors.NONE) {
             return read;
         }
@@ -165,30 +192,45 @@ final class FetchReader {
         return epochError == Errors.NONE ? null : PartitionRead.failed(state, partition, epochError);
     }
 
-    /** Reads the partition from the fetch offset up to {@code bound} (its high watermark, or a follower's log end). */
+    /**
+     * A bound at the fetch offset itself, in no segment, for a read that read nothing: a parked fetch completes as soon
+     * as its bound is any other (see {@link DelayedFetch}).
+     */
+    private static LogOffsetMetadata fetchOffsetBound(FetchPartitionState state) {
+        return new LogOffsetMetadata(state.fetchOffset(), NO_SEGMENT, 0);
+    }
+
+    /**
+     * Reads the partition from the fetch offset up to {@code bound} (its high watermark, its last stable offset for
+     * read_committed, or a follower's log end), answering {@code highWatermark} and {@code lastStableOffset} (a
+     * follower's read answers its log end for both here, and the high watermark afterwards).
+     */
     private PartitionRead readUpTo(FetchPartitionState state, Partition partition, LogOffsetMetadata bound,
-                                   int maxBytes, boolean minOneBatch) {
+                                   long highWatermark, long lastStableOffset, int maxBytes, boolean minOneBatch,
+                                   boolean readCommitted) {
         PartitionLog log = partition.log();
-        LogOffsetMetadata highWatermarkPosition = bound;
-        // A follower's read answers its log end here, and the high watermark afterwards.
-        long highWatermark = highWatermarkPosition.offset();
         long logStartOffset = log.logStartOffset();
         long fetchOffset = state.fetchOffset();
         if (fetchOffset < logStartOffset || fetchOffset > log.logEndOffset()) {
             return PartitionRead.failed(state, partition, Errors.OFFSET_OUT_OF_RANGE);
         }
+        List<AbortedTxn> noneAborted = readCommitted ? List.of() : null;
         if (maxBytes == 0 && !minOneBatch) {
             // The response is full: the partition is answered with its offsets only, without a look at the log.
-            return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, logStartOffset,
-                    NO_RECORDS, highWatermarkPosition);
+            return new PartitionRead(state, partition, Errors.NONE, highWatermark, lastStableOffset, logStartOffset,
+                    NO_RECORDS, bound, null, noneAborted);
         }
         try {
-            FetchSlice slice = log.read(fetchOffset, maxBytes, highWatermarkPosition, minOneBatch);
-            Records records = slice.isEmpty() ? NO_RECORDS
-                    : new FileRecords(slice.channel(), slice.position(), slice.lengthBytes());
-            // Until transactions exist nothing is pending, so the last stable offset is the high watermark.
-            return new PartitionRead(state, partition, Errors.NONE, highWatermark, highWatermark, logStartOffset,
-                    records, highWatermarkPosition);
+            FetchSlice slice = log.read(fetchOffset, maxBytes, bound, minOneBatch);
+            if (slice.isEmpty()) {
+                return new PartitionRead(state, partition, Errors.NONE, highWatermark, lastStableOffset, logStartOffset,
+                        NO_RECORDS, bound, null, noneAborted);
+            }
+            Records records = new FileRecords(slice.channel(), slice.position(), slice.lengthBytes());
+            // The reader drops the batches of these (its bound is past their markers, which are stable).
+            List<AbortedTxn> aborted = readCommitted ? log.abortedTransactions(fetchOffset, bound.offset()) : null;
+            return new PartitionRead(state, partition, Errors.NONE, highWatermark, lastStableOffset, logStartOffset,
+                    records, bound, null, aborted);
         } catch (OffsetOutOfRangeException e) {
             // Retention or DeleteRecords moved the log start past the offset since it was checked.
             return PartitionRead.failed(state, partition, Errors.OFFSET_OUT_OF_RANGE);

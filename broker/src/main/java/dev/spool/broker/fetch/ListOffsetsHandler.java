@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Thread-safe. ListOffsets (v1 to v11): per partition, the offset for a timestamp as a consumer sees the log
- * (up to the high watermark; the last stable offset for {@code read_committed}, the same until transactions
- * exist). Special timestamps: -1 latest (the high watermark, with the current leader epoch), -2 earliest
+ * (up to the high watermark; the last stable offset for {@code read_committed}, the partition's producer state loaded
+ * first if it is not yet: kafkajs, which asks read_committed, does not retry OFFSET_NOT_AVAILABLE). Special
+ * timestamps: -1 latest (the high watermark, or the last stable offset, with the current leader epoch), -2 earliest
  * (the log start offset), -3 the record with the largest timestamp, -4 earliest local (the log start,
  * without tiered storage), -5 latest tiered and -6 earliest pending upload (none without tiered storage:
  * offset -1). Any other time finds the first record whose timestamp is at or after it, or offset -1.
@@ -44,6 +45,7 @@ public final class ListOffsetsHandler implements ApiHandler {
      */
     private static final int CONSUMER_REPLICA_ID = -1;
     private static final int NO_EPOCH = -1;
+    private static final byte READ_COMMITTED = 1;
 
     private final PartitionLookup lookup;
 
@@ -61,14 +63,16 @@ public final class ListOffsetsHandler implements ApiHandler {
             for (ListOffsetsPartition wanted : topic.partitions()) {
                 boolean duplicate = !seen.add(topic.name() + "-" + wanted.partitionIndex());
                 partitions.add(duplicate ? failed(wanted, Errors.INVALID_REQUEST)
-                        : answer(topic.name(), wanted, request.replicaId() != CONSUMER_REPLICA_ID));
+                        : answer(topic.name(), wanted, request.replicaId() != CONSUMER_REPLICA_ID,
+                                request.isolationLevel() == READ_COMMITTED));
             }
             topics.add(new ListOffsetsTopicResponse().setName(topic.name()).setPartitions(partitions));
         }
         return CompletableFuture.completedFuture(new ListOffsetsResponseData().setTopics(topics));
     }
 
-    private ListOffsetsPartitionResponse answer(String topic, ListOffsetsPartition wanted, boolean replica) {
+    private ListOffsetsPartitionResponse answer(String topic, ListOffsetsPartition wanted, boolean replica,
+                                                boolean readCommitted) {
         Partition partition = lookup.byName(topic, wanted.partitionIndex());
         if (partition == null) {
             return failed(wanted, Errors.UNKNOWN_TOPIC_OR_PARTITION);
@@ -86,7 +90,10 @@ public final class ListOffsetsHandler implements ApiHandler {
         try {
             TimestampOffset found = replica && wanted.timestamp() == TimestampOffset.LATEST_TIMESTAMP
                     ? new TimestampOffset(NO_TIMESTAMP, partition.log().logEndOffset(), partition.leaderEpoch())
-                    : lookUp(partition, wanted.timestamp());
+                    : lookUp(partition, wanted.timestamp(), readCommitted);
+            if (found == null) {
+                return failed(wanted, Errors.OFFSET_NOT_AVAILABLE);
+            }
             return new ListOffsetsPartitionResponse()
                     .setPartitionIndex(wanted.partitionIndex())
                     .setErrorCode(Errors.NONE.code())
@@ -99,10 +106,22 @@ public final class ListOffsetsHandler implements ApiHandler {
         }
     }
 
-    /** The answer for one partition: offsets a consumer may read are below the high watermark. */
-    static TimestampOffset lookUp(Partition partition, long timestamp) throws IOException {
+    /**
+     * The answer for one partition: offsets a consumer may read are below the high watermark (read_committed: the
+     * last stable offset; a ListOffsets is rare enough to load the producer state in the request, as the time lookups
+     * read segments). Null when the last stable offset is still not known (the log closed under it).
+     */
+    static TimestampOffset lookUp(Partition partition, long timestamp, boolean readCommitted) throws IOException {
         PartitionLog log = partition.log();
         long lastFetchableOffset = log.highWatermark();
+        if (readCommitted) {
+            log.loadProducerState();
+            long lastStable = log.lastStableOffset();
+            if (lastStable < 0) {
+                return null;
+            }
+            lastFetchableOffset = lastStable;
+        }
         if (timestamp == TimestampOffset.LATEST_TIMESTAMP) {
             return new TimestampOffset(NO_TIMESTAMP, lastFetchableOffset, partition.leaderEpoch());
         }

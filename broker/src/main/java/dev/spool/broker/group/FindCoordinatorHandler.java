@@ -2,11 +2,11 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
-import dev.spool.broker.api.UnsupportedTransactions;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.txn.TransactionCoordinator;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
 import dev.spool.protocol.message.FindCoordinatorResponseData;
@@ -18,11 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, the leader of its
- * {@code __consumer_offsets} partition as the cluster view knows it, once the topic exists (the first request
- * creates it); COORDINATOR_NOT_AVAILABLE while that leader is not a live broker. Transaction coordinators do not exist
- * yet: a transactional id gets {@link UnsupportedTransactions#ERROR} and its message, a fatal answer, so
- * that a transactional producer fails at once instead of retrying. Thread-safe.
+ * FindCoordinator (v0-6; batched keys from v4, KIP-699): for a group, the leader of its {@code __consumer_offsets}
+ * partition, for a transactional id (key type 1) the leader of its {@code __transaction_state} partition, as the
+ * cluster view knows it, once the topic exists (the first request creates it); COORDINATOR_NOT_AVAILABLE while that
+ * leader is not a live broker. Other key types (share groups) are INVALID_REQUEST. Thread-safe.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
 
@@ -31,12 +30,14 @@ public final class FindCoordinatorHandler implements ApiHandler {
     private static final short FIRST_BATCHED_VERSION = 4;
 
     private final GroupCoordinator coordinator;
+    private final TransactionCoordinator transactions;
     private final Supplier<MetadataImage> metadata;
     private final Supplier<ClusterView> cluster;
 
-    public FindCoordinatorHandler(GroupCoordinator coordinator, Supplier<MetadataImage> metadata,
-                                  Supplier<ClusterView> cluster) {
+    public FindCoordinatorHandler(GroupCoordinator coordinator, TransactionCoordinator transactions,
+                                  Supplier<MetadataImage> metadata, Supplier<ClusterView> cluster) {
         this.coordinator = coordinator;
+        this.transactions = transactions;
         this.metadata = metadata;
         this.cluster = cluster;
     }
@@ -47,11 +48,10 @@ public final class FindCoordinatorHandler implements ApiHandler {
         boolean batched = context.apiVersion() >= FIRST_BATCHED_VERSION;
         List<String> keys = batched ? request.coordinatorKeys() : List.of(request.key());
         byte keyType = request.keyType();
-        CompletableFuture<Errors> ready = keyType == GROUP_KEY
-                ? coordinator.ensureTopic().handle((done, failure) ->
-                        failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE)
-                : CompletableFuture.completedFuture(keyType == TRANSACTION_KEY
-                        ? UnsupportedTransactions.ERROR : Errors.INVALID_REQUEST);
+        CompletableFuture<Void> topic = keyType == GROUP_KEY ? coordinator.ensureTopic()
+                : keyType == TRANSACTION_KEY ? transactions.ensureTopic() : null;
+        CompletableFuture<Errors> ready = topic == null ? CompletableFuture.completedFuture(Errors.INVALID_REQUEST)
+                : topic.handle((done, failure) -> failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         return ready.thenApply(error -> {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
             for (String key : keys) {
@@ -76,7 +76,9 @@ public final class FindCoordinatorHandler implements ApiHandler {
             return answer.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
                     .setErrorMessage(errorMessage(keyType, key, error));
         }
-        ClusterView.BrokerNode leader = leaderOf(coordinator.partitionFor(key));
+        ClusterView.BrokerNode leader = keyType == GROUP_KEY
+                ? leaderOf(GroupCoordinator.TOPIC, coordinator.partitionFor(key))
+                : leaderOf(TransactionCoordinator.TOPIC, transactions.partitionFor(key));
         if (leader == null) {
             return coordinator(keyType, key, Errors.COORDINATOR_NOT_AVAILABLE);
         }
@@ -84,9 +86,9 @@ public final class FindCoordinatorHandler implements ApiHandler {
                 .setHost(leader.endpoint().host()).setPort(leader.endpoint().port());
     }
 
-    /** The live broker leading this {@code __consumer_offsets} partition, or null. */
-    private ClusterView.BrokerNode leaderOf(int partition) {
-        TopicImage topic = metadata.get().topic(GroupCoordinator.TOPIC);
+    /** The live broker leading this partition of an internal topic, or null. */
+    private ClusterView.BrokerNode leaderOf(String internalTopic, int partition) {
+        TopicImage topic = metadata.get().topic(internalTopic);
         PartitionImage image = topic == null ? null : topic.partition(partition);
         return image == null ? null : cluster.get().broker(image.leader());
     }
@@ -95,7 +97,6 @@ public final class FindCoordinatorHandler implements ApiHandler {
         if (error == Errors.COORDINATOR_NOT_AVAILABLE) {
             return "The coordinator is not available.";
         }
-        return keyType == TRANSACTION_KEY ? UnsupportedTransactions.message(key)
-                : "Unknown coordinator key type " + keyType + ".";
+        return "Unknown coordinator key type " + keyType + ".";
     }
 }

@@ -1,16 +1,14 @@
 package dev.spool.broker.group;
 
 import dev.spool.broker.coordinator.CoordinatorRuntime;
-import dev.spool.broker.coordinator.PartitionCommitWatermark;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataListener;
 import dev.spool.broker.metadata.MetadataManager;
-import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicCreator;
 import dev.spool.broker.metadata.TopicImage;
-import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.log.LogClock;
+import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopicConfig;
@@ -121,28 +119,23 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         if (!deleted.isEmpty()) {
             runtime.forEachLoaded(shard -> shard.offsetCommits().deleteOffsetsOfTopics(deleted));
         }
-        TopicImage topic = current.topic(TOPIC);
-        TopicImage before = previous.topic(TOPIC);
-        if (before != null && (topic == null || !before.id().equals(topic.id()))) {
-            for (int index : runtime.hostedPartitions()) {
-                runtime.scheduleUnload(index, Integer.MAX_VALUE);
-            }
-        }
-        if (topic == null) {
+        runtime.followLeadership(TOPIC, previous, current, partitions, (index, partition, epoch, timer) ->
+                new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock), timer,
+                        clock::nowMs, settings));
+    }
+
+    /**
+     * A transaction marker was written to {@code partition} (if it is one of {@code __consumer_offsets}): the offsets
+     * the producer's transaction committed there now count, or are dropped if it aborted.
+     */
+    public void onTransactionCompleted(TopicPartition partition, long producerId, boolean commit) {
+        if (!partition.topic().equals(TOPIC)) {
             return;
         }
-        for (PartitionImage image : topic.partitions().values()) {
-            int index = image.partition();
-            Partition partition = partitions.leads(image) ? partitions.get(TOPIC, index) : null;
-            if (partition != null) {
-                int epoch = image.leaderEpoch();
-                runtime.scheduleLoad(index, epoch, new PartitionCommitWatermark(partition, epoch),
-                        timer -> new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock),
-                                timer, clock::nowMs, settings));
-            } else {
-                runtime.scheduleUnload(index, image.leaderEpoch());
-            }
-        }
+        runtime.call(partition.partition(), shard -> {
+            shard.completeTransaction(producerId, commit);
+            return CompletableFuture.completedFuture(null);
+        }, error -> null);
     }
 
     /**

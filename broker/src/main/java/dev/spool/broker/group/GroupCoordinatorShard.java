@@ -39,6 +39,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     private final GroupSettings settings;
     private final Map<String, ClassicGroup> groups = new HashMap<>();
     private final OffsetStore offsets = new OffsetStore();
+    /** Offsets committed in a producer's open transaction (TxnOffsetCommit): they count once it commits. */
+    private final Map<Long, List<CoordinatorRecord>> transactionalOffsets = new HashMap<>();
     private final ClassicGroupMembership membership;
     private final OffsetCommits offsetCommits;
 
@@ -61,7 +63,21 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     @Override
     public void load() throws IOException {
         long startMs = clockMs.getAsLong();
-        log.replay(this::replay);
+        log.replay(new CoordinatorLog.TransactionalReplay() {
+            @Override
+            public void record(long producerId, CoordinatorRecord record) {
+                if (producerId < 0) {
+                    replay(record);
+                } else {
+                    transactionalOffsets.computeIfAbsent(producerId, id -> new ArrayList<>()).add(record);
+                }
+            }
+
+            @Override
+            public void marker(long producerId, boolean commit) {
+                completeTransaction(producerId, commit);
+            }
+        });
         for (ClassicGroup group : groups.values()) {
             membership.onLoaded(group);
         }
@@ -129,8 +145,43 @@ final class GroupCoordinatorShard implements CoordinatorShard {
      * caller acknowledges only after true.
      */
     boolean write(List<CoordinatorRecord> records) {
+        if (!append(records, () -> log.append(records))) {
+            return false;
+        }
+        for (CoordinatorRecord record : records) {
+            applyLive(record);
+        }
+        return true;
+    }
+
+    /**
+     * Appends offset commits in producer {@code producerId}'s transaction; they are held aside until its marker
+     * ({@link #completeTransaction}). NONE; INVALID_PRODUCER_EPOCH for a producer fenced by a newer epoch; or
+     * COORDINATOR_NOT_AVAILABLE if the append failed. Nothing is held unless NONE.
+     */
+    Errors writeTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch) {
+        boolean[] written = new boolean[1];
+        if (!append(records, () -> written[0] = log.appendTransactional(records, producerId, producerEpoch))) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (!written[0]) {
+            return Errors.INVALID_PRODUCER_EPOCH;
+        }
+        transactionalOffsets.computeIfAbsent(producerId, id -> new ArrayList<>()).addAll(records);
+        return Errors.NONE;
+    }
+
+    /** An append to the log. */
+    @FunctionalInterface
+    private interface Append {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code append} of {@code records}; false, logged, if it failed. */
+    private boolean append(List<CoordinatorRecord> records, Append append) {
         try {
-            log.append(records);
+            append.run();
+            return true;
         } catch (LeadershipMovedException e) {
             // The shard is being unloaded: the client finds the new coordinator.
             LOG.info("Cannot append {} records to __consumer_offsets-{}: {}", records.size(), partition, e.getMessage());
@@ -139,10 +190,27 @@ final class GroupCoordinatorShard implements CoordinatorShard {
             LOG.error("Cannot append {} records to __consumer_offsets-{}", records.size(), partition, e);
             return false;
         }
-        for (CoordinatorRecord record : records) {
-            applyLive(record);
+    }
+
+    /** The producer's transaction ended (its marker is in this partition): its offsets count if it committed. */
+    void completeTransaction(long producerId, boolean commit) {
+        List<CoordinatorRecord> held = transactionalOffsets.remove(producerId);
+        if (held != null && commit) {
+            held.forEach(this::replay);
         }
-        return true;
+    }
+
+    /** Whether an open transaction committed an offset of this group's partition (OffsetFetch's require_stable). */
+    boolean hasTransactionalOffset(String groupId, String topic, int partition) {
+        for (List<CoordinatorRecord> held : transactionalOffsets.values()) {
+            for (CoordinatorRecord record : held) {
+                OffsetCommitKeyData key = (OffsetCommitKeyData) record.key();
+                if (key.group().equals(groupId) && key.topic().equals(topic) && key.partition() == partition) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A record read back on load: offsets, tombstones and group generations. */

@@ -1,10 +1,10 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.coordinator.VersionedBytes;
 import dev.spool.protocol.group.GroupMetadataKeyData;
 import dev.spool.protocol.group.GroupMetadataValueData;
 import dev.spool.protocol.group.OffsetCommitKeyData;
 import dev.spool.protocol.group.OffsetCommitValueData;
-import dev.spool.protocol.types.ByteBufferWriter;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.MessageParseException;
 import dev.spool.protocol.types.ProtocolReader;
@@ -30,20 +30,12 @@ final class GroupRecordSerde {
     }
 
     static byte[] key(CoordinatorRecord record) {
-        return withVersion(record.keyVersion(), record.key(), (short) 0);
+        return VersionedBytes.of(record.keyVersion(), record.key(), (short) 0);
     }
 
     /** The value bytes, or null for a tombstone. */
     static byte[] value(CoordinatorRecord record) {
-        return record.value() == null ? null : withVersion(record.valueVersion(), record.value(), record.valueVersion());
-    }
-
-    private static byte[] withVersion(short prefix, Message data, short dataVersion) {
-        byte[] bytes = new byte[2 + data.size(dataVersion)];
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        buffer.putShort(prefix);
-        data.write(new ByteBufferWriter(buffer), dataVersion);
-        return bytes;
+        return record.value() == null ? null : VersionedBytes.of(record.valueVersion(), record.value(), record.valueVersion());
     }
 
     /**

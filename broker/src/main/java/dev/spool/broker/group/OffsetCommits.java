@@ -13,6 +13,12 @@ import dev.spool.protocol.message.OffsetDeleteRequestData.OffsetDeleteRequestTop
 import dev.spool.protocol.message.OffsetDeleteResponseData;
 import dev.spool.protocol.message.OffsetDeleteResponseData.OffsetDeleteResponsePartition;
 import dev.spool.protocol.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,16 +62,12 @@ final class OffsetCommits {
                 OffsetCommitResponsePartition answer = new OffsetCommitResponsePartition()
                         .setPartitionIndex(partition.partitionIndex());
                 partitions.add(answer);
-                String metadata = partition.committedMetadata() == null ? "" : partition.committedMetadata();
-                if (groupError != null) {
-                    answer.setErrorCode(groupError.code());
-                } else if (metadata.getBytes(StandardCharsets.UTF_8).length > shard.settings().offsetMetadataMaxBytes()) {
-                    answer.setErrorCode(Errors.OFFSET_METADATA_TOO_LARGE.code());
+                Errors error = groupError != null ? groupError : offsetRecord(request.groupId(), topic.name(),
+                        partition.partitionIndex(), partition.committedOffset(), partition.committedLeaderEpoch(),
+                        partition.committedMetadata(), nowMs, expireMs, records);
+                if (error != null) {
+                    answer.setErrorCode(error.code());
                 } else {
-                    // Stored as sent, even kafkajs's -2 for "earliest" after admin.resetOffsets.
-                    records.add(CoordinatorRecord.offsetCommit(request.groupId(), topic.name(),
-                            partition.partitionIndex(), new CommittedOffset(partition.committedOffset(),
-                                    partition.committedLeaderEpoch(), metadata, nowMs, expireMs)));
                     written.add(answer);
                 }
             }
@@ -79,6 +81,70 @@ final class OffsetCommits {
             shard.membership().scheduleSession(group, group.member(request.memberId()));
         }
         return new OffsetCommitResponseData().setTopics(topics);
+    }
+
+    /**
+     * TxnOffsetCommit: offsets committed in producer {@code producerId}'s transaction, written as its transactional
+     * batch and counted once its COMMIT marker follows (dropped at its ABORT). Who may commit as for OffsetCommit from
+     * v3 (generation, member); before, anyone. A group not known yet is created, as Kafka does.
+     */
+    TxnOffsetCommitResponseData commitTransactional(TxnOffsetCommitRequestData request) {
+        ClassicGroup group = shard.group(request.groupId());
+        Errors groupError = group == null ? null : validateTransactionalCommit(group, request);
+        long nowMs = shard.nowMs();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        List<TxnOffsetCommitResponsePartition> written = new ArrayList<>();
+        List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>(request.topics().size());
+        for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+            List<TxnOffsetCommitResponsePartition> partitions = new ArrayList<>(topic.partitions().size());
+            for (TxnOffsetCommitRequestPartition partition : topic.partitions()) {
+                TxnOffsetCommitResponsePartition answer = new TxnOffsetCommitResponsePartition()
+                        .setPartitionIndex(partition.partitionIndex());
+                partitions.add(answer);
+                Errors error = groupError != null ? groupError : offsetRecord(request.groupId(), topic.name(),
+                        partition.partitionIndex(), partition.committedOffset(), partition.committedLeaderEpoch(),
+                        partition.committedMetadata(), nowMs, CommittedOffset.NO_EXPIRY, records);
+                if (error != null) {
+                    answer.setErrorCode(error.code());
+                } else {
+                    written.add(answer);
+                }
+            }
+            topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(partitions));
+        }
+        Errors refused = records.isEmpty() ? Errors.NONE
+                : shard.writeTransactional(records, request.producerId(), request.producerEpoch());
+        if (refused != Errors.NONE) {
+            written.forEach(answer -> answer.setErrorCode(refused.code()));
+        }
+        return new TxnOffsetCommitResponseData().setTopics(topics);
+    }
+
+    /**
+     * Adds the record of one committed offset to {@code records}, stored as sent (even kafkajs's -2 for "earliest"
+     * after admin.resetOffsets); or, with metadata over offset.metadata.max.bytes, returns OFFSET_METADATA_TOO_LARGE.
+     */
+    private Errors offsetRecord(String groupId, String topic, int partition, long offset, int leaderEpoch,
+                                String metadata, long nowMs, long expireMs, List<CoordinatorRecord> records) {
+        String stored = metadata == null ? "" : metadata;
+        if (stored.getBytes(StandardCharsets.UTF_8).length > shard.settings().offsetMetadataMaxBytes()) {
+            return Errors.OFFSET_METADATA_TOO_LARGE;
+        }
+        records.add(CoordinatorRecord.offsetCommit(groupId, topic, partition,
+                new CommittedOffset(offset, leaderEpoch, stored, nowMs, expireMs)));
+        return null;
+    }
+
+    private Errors validateTransactionalCommit(ClassicGroup group, TxnOffsetCommitRequestData request) {
+        if (group.isIn(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        String memberId = request.memberId();
+        if (memberId != null && !memberId.isEmpty() && !group.hasMember(memberId)) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        int generation = request.generationIdOrMemberEpoch();
+        return generation >= 0 && generation != group.generationId() ? Errors.ILLEGAL_GENERATION : null;
     }
 
     /**
@@ -107,8 +173,8 @@ final class OffsetCommits {
         return request.generationIdOrMemberEpoch() == group.generationId() ? null : Errors.ILLEGAL_GENERATION;
     }
 
-    /** One partition's committed offset for OffsetFetch. */
-    record FetchedOffset(int partition, long offset, int leaderEpoch, String metadata) {
+    /** One partition's committed offset for OffsetFetch, or UNSTABLE_OFFSET_COMMIT. */
+    record FetchedOffset(int partition, long offset, int leaderEpoch, String metadata, Errors error) {
     }
 
     /**
@@ -116,11 +182,20 @@ final class OffsetCommits {
      * or of every partition with an offset when {@code wanted} is null.
      */
     Map<String, List<FetchedOffset>> fetch(String groupId, Map<String, List<Integer>> wanted) {
+        return fetch(groupId, wanted, false);
+    }
+
+    /**
+     * As {@link #fetch(String, Map)}; with {@code requireStable} (KIP-447, read_committed consumers) a partition an
+     * open transaction committed an offset of is UNSTABLE_OFFSET_COMMIT, which the client retries until it ends.
+     */
+    Map<String, List<FetchedOffset>> fetch(String groupId, Map<String, List<Integer>> wanted, boolean requireStable) {
         Map<String, List<FetchedOffset>> result = new LinkedHashMap<>();
         if (wanted == null) {
             for (Map.Entry<String, TreeMap<Integer, CommittedOffset>> topic : shard.offsets().offsets(groupId).entrySet()) {
                 List<FetchedOffset> partitions = new ArrayList<>();
-                topic.getValue().forEach((partition, offset) -> partitions.add(fetched(partition, offset)));
+                topic.getValue().forEach((partition, offset) -> partitions.add(
+                        stable(groupId, topic.getKey(), partition, offset, requireStable)));
                 result.put(topic.getKey(), partitions);
             }
             return result;
@@ -128,16 +203,21 @@ final class OffsetCommits {
         for (Map.Entry<String, List<Integer>> topic : wanted.entrySet()) {
             List<FetchedOffset> partitions = new ArrayList<>();
             for (int partition : topic.getValue()) {
-                partitions.add(fetched(partition, shard.offsets().get(groupId, topic.getKey(), partition)));
+                partitions.add(stable(groupId, topic.getKey(), partition,
+                        shard.offsets().get(groupId, topic.getKey(), partition), requireStable));
             }
             result.put(topic.getKey(), partitions);
         }
         return result;
     }
 
-    private static FetchedOffset fetched(int partition, CommittedOffset offset) {
-        return offset == null ? new FetchedOffset(partition, -1L, -1, "")
-                : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(), offset.metadata());
+    private FetchedOffset stable(String groupId, String topic, int partition, CommittedOffset offset,
+                                 boolean requireStable) {
+        if (requireStable && shard.hasTransactionalOffset(groupId, topic, partition)) {
+            return new FetchedOffset(partition, -1L, -1, "", Errors.UNSTABLE_OFFSET_COMMIT);
+        }
+        return offset == null ? new FetchedOffset(partition, -1L, -1, "", Errors.NONE)
+                : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(), offset.metadata(), Errors.NONE);
     }
 
     OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {

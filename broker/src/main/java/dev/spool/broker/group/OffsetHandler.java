@@ -14,6 +14,11 @@ import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseT
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
 import dev.spool.protocol.message.OffsetFetchRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
@@ -34,14 +39,17 @@ import java.util.function.Supplier;
  * OffsetCommit, OffsetFetch (one group before v8, a batch of groups from v8, KIP-709) and
  * OffsetDelete, each handed to the shard of its group. An OffsetCommit's partitions that do not exist are
  * answered here, UNKNOWN_TOPIC_OR_PARTITION, as Kafka does, and only the others reach the shard
- * ({@link CommitPartitionCheck}). {@code require_stable} (KIP-447) needs no waiting: without transactions no
- * offset commit is ever pending. Thread-safe; never blocks.
+ * ({@link CommitPartitionCheck}). TxnOffsetCommit (v0-4, transactions v1) commits offsets in a producer's
+ * transaction, counted once it commits; meanwhile an OffsetFetch with {@code require_stable} (KIP-447) gets
+ * UNSTABLE_OFFSET_COMMIT for those partitions, which the client retries. Thread-safe; never blocks.
  */
 public final class OffsetHandler implements ApiFamily {
 
     private static final short FIRST_BATCHED_FETCH_VERSION = 8;
     /** OffsetFetch v2 added the top-level error and "all partitions" (null topics). */
     private static final short FIRST_TOP_LEVEL_ERROR_VERSION = 2;
+    /** TxnOffsetCommit v5 is transactions v2 (the partition added implicitly), not served yet. */
+    private static final int TXN_OFFSET_COMMIT_MAX_VERSION = 4;
 
     private final GroupCoordinator coordinator;
     private final Supplier<MetadataImage> metadata;
@@ -60,7 +68,9 @@ public final class OffsetHandler implements ApiFamily {
                         (context, request) -> context.apiVersion() >= FIRST_BATCHED_FETCH_VERSION
                                 ? fetchGroups(request) : fetchOne(request, context.apiVersion()))
                 .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
-                        (context, request) -> delete(request));
+                        (context, request) -> delete(request))
+                .register(ApiKey.TXN_OFFSET_COMMIT, 0, TXN_OFFSET_COMMIT_MAX_VERSION, TxnOffsetCommitRequestData.class,
+                        (context, request) -> commitTransactional(request));
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
@@ -74,6 +84,21 @@ public final class OffsetHandler implements ApiFamily {
                 shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(existing, version)),
                 error -> failedCommit(existing, error))
                 .thenApply(answer -> check.answer(request, answer));
+    }
+
+    private CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request) {
+        return coordinator.call(request.groupId(),
+                shard -> CompletableFuture.completedFuture(shard.offsetCommits().commitTransactional(request)),
+                error -> {
+                    List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
+                    for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+                        topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(
+                                topic.partitions().stream().map(partition -> new TxnOffsetCommitResponsePartition()
+                                        .setPartitionIndex(partition.partitionIndex()).setErrorCode(error.code()))
+                                        .toList()));
+                    }
+                    return new TxnOffsetCommitResponseData().setTopics(topics);
+                });
     }
 
     private static OffsetCommitResponseData failedCommit(OffsetCommitRequestData request, Errors error) {
@@ -94,10 +119,11 @@ public final class OffsetHandler implements ApiFamily {
     private record GroupOffsets(Map<String, List<OffsetCommits.FetchedOffset>> topics, Errors error) {
     }
 
-    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted) {
+    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
+                                                  boolean requireStable) {
         return coordinator.call(groupId,
                 shard -> CompletableFuture.completedFuture(
-                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted), Errors.NONE)),
+                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted, requireStable), Errors.NONE)),
                 error -> new GroupOffsets(Map.of(), error));
     }
 
@@ -110,7 +136,7 @@ public final class OffsetHandler implements ApiFamily {
             }
         }
         Map<String, List<Integer>> requested = wanted;
-        return fetch(request.groupId(), wanted).thenApply(offsets -> {
+        return fetch(request.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
             List<OffsetFetchResponseTopic> topics = new ArrayList<>();
             if (offsets.error() != Errors.NONE && version < FIRST_TOP_LEVEL_ERROR_VERSION && requested != null) {
                 // v0-1 have no group error: every partition carries it.
@@ -125,7 +151,7 @@ public final class OffsetHandler implements ApiFamily {
                             .setCommittedOffset(offset.offset())
                             .setCommittedLeaderEpoch(offset.leaderEpoch())
                             .setMetadata(offset.metadata())
-                            .setErrorCode(Errors.NONE.code())).toList())));
+                            .setErrorCode(offset.error().code())).toList())));
             return new OffsetFetchResponseData().setErrorCode(offsets.error().code()).setTopics(topics);
         });
     }
@@ -140,7 +166,7 @@ public final class OffsetHandler implements ApiFamily {
                     wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
                 }
             }
-            groups.add(fetch(group.groupId(), wanted).thenApply(offsets -> {
+            groups.add(fetch(group.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
                 List<OffsetFetchResponseTopics> topics = new ArrayList<>();
                 offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopics()
                         .setName(name)
@@ -149,7 +175,7 @@ public final class OffsetHandler implements ApiFamily {
                                 .setCommittedOffset(offset.offset())
                                 .setCommittedLeaderEpoch(offset.leaderEpoch())
                                 .setMetadata(offset.metadata())
-                                .setErrorCode(Errors.NONE.code())).toList())));
+                                .setErrorCode(offset.error().code())).toList())));
                 return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(topics)
                         .setErrorCode(offsets.error().code());
             }));

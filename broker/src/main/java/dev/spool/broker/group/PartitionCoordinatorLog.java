@@ -1,78 +1,65 @@
 package dev.spool.broker.group;
 
-import dev.spool.broker.partition.LeadershipMovedException;
+import dev.spool.broker.coordinator.PartitionRecordLog;
+import dev.spool.broker.coordinator.PartitionRecordLog.KeyValue;
 import dev.spool.broker.partition.Partition;
-import dev.spool.log.BatchScanner;
 import dev.spool.log.LogClock;
-import dev.spool.log.record.CompressionType;
-import dev.spool.log.record.Record;
-import dev.spool.log.record.RecordBatchBuilder;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
- * A {@code __consumer_offsets} partition as a {@link CoordinatorLog}: each append is one uncompressed
- * batch (no producer id, CreateTime = now), appended as leader in the epoch the shard was loaded for, and
- * refused once that leadership is over (the shard is then being unloaded); then the
- * high watermark moves (when the leader alone is in sync) and parked fetches are woken, the same steps
- * as a produce append. Only the coordinator writes here: Produce refuses internal topics. Not
- * thread-safe: owned by the coordinator thread.
+ * A {@code __consumer_offsets} partition as a {@link CoordinatorLog}: the records in Kafka's bytes
+ * ({@link GroupRecordSerde}) on a {@link PartitionRecordLog}. Not thread-safe: owned by the coordinator thread.
  */
 final class PartitionCoordinatorLog implements CoordinatorLog {
 
-
-    private final Partition partition;
-    private final int leaderEpoch;
-    private final LogClock clock;
+    private final PartitionRecordLog log;
 
     PartitionCoordinatorLog(Partition partition, int leaderEpoch, LogClock clock) {
-        this.partition = partition;
-        this.leaderEpoch = leaderEpoch;
-        this.clock = clock;
+        this.log = new PartitionRecordLog(partition, leaderEpoch, clock);
     }
 
     @Override
     public void append(List<CoordinatorRecord> records) throws IOException {
-        if (records.isEmpty()) {
-            return;
-        }
-        long nowMs = clock.nowMs();
-        RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE);
-        for (CoordinatorRecord record : records) {
-            builder.append(nowMs, GroupRecordSerde.key(record), GroupRecordSerde.value(record));
-        }
-        partition.withAssignment(assignment -> {
-            if (assignment.leaderEpoch() != leaderEpoch) {
-                throw new LeadershipMovedException(partition + " is no longer led in epoch " + leaderEpoch);
-            }
-            // Committed at once when the leader is alone in sync; else the runtime holds the answers until it is.
-            partition.log().appendAsLeader(builder.build(), leaderEpoch, partition.commitsOnAppend());
-            return null;
-        });
-        partition.notifyAppended();
+        log.append(bytes(records));
     }
 
     @Override
-    public void replay(Consumer<CoordinatorRecord> consumer) throws IOException {
-        long startOffset = partition.log().logStartOffset();
-        BatchScanner.forEachBatch(partition.log(), startOffset, batch -> {
-            if (batch.isControl()) {
-                return;
-            }
-            for (Record record : batch.records()) {
-                if (record.offset() >= startOffset) {
-                    CoordinatorRecord read = GroupRecordSerde.read(record.key(), record.value());
-                    if (read != null) {
-                        consumer.accept(read);
-                    }
+    public boolean appendTransactional(List<CoordinatorRecord> records, long producerId, short producerEpoch)
+            throws IOException {
+        return log.appendTransactional(bytes(records), producerId, producerEpoch);
+    }
+
+    private static List<KeyValue> bytes(List<CoordinatorRecord> records) {
+        List<KeyValue> bytes = new ArrayList<>(records.size());
+        for (CoordinatorRecord record : records) {
+            bytes.add(new KeyValue(GroupRecordSerde.key(record), GroupRecordSerde.value(record)));
+        }
+        return bytes;
+    }
+
+    @Override
+    public void replay(TransactionalReplay replay) throws IOException {
+        log.replay(new PartitionRecordLog.TransactionalRecordConsumer() {
+            @Override
+            public void record(long producerId, ByteBuffer key, ByteBuffer value) {
+                CoordinatorRecord read = GroupRecordSerde.read(key, value);
+                if (read != null) {
+                    replay.record(producerId, read);
                 }
+            }
+
+            @Override
+            public void marker(long producerId, boolean commit) {
+                replay.marker(producerId, commit);
             }
         });
     }
 
     @Override
     public String toString() {
-        return "PartitionCoordinatorLog(" + partition + ")";
+        return "PartitionCoordinatorLog(" + log + ")";
     }
 }

@@ -2,6 +2,7 @@ package dev.spool.broker.partition;
 
 import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.log.LogOffsetMetadata;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.types.Uuid;
@@ -35,11 +36,21 @@ public final class Partition {
     /** On the leader: each follower's progress, from its fetches. */
     private final FollowerStates followers = new FollowerStates();
 
+    private final ProducerStateLoads producerStateLoads;
+
+    /** A partition whose producer state a reader that needs it loads itself (tests and tools). */
     public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, PartitionImage assignment) {
+        this(topicPartition, topicId, log, assignment, ProducerStateLoads.IN_CALLER);
+    }
+
+    /** A partition whose producer state is loaded by {@code producerStateLoads} when a reader needs it first. */
+    public Partition(TopicPartition topicPartition, Uuid topicId, PartitionLog log, PartitionImage assignment,
+                     ProducerStateLoads producerStateLoads) {
         this.topicPartition = topicPartition;
         this.topicId = topicId;
         this.log = log;
         this.assignment = assignment;
+        this.producerStateLoads = producerStateLoads;
     }
 
     public TopicPartition topicPartition() {
@@ -70,6 +81,20 @@ public final class Partition {
     /** Whether the partition's log dir failed: every request on it is then answered KAFKA_STORAGE_ERROR. */
     public boolean isOffline() {
         return log().isOffline();
+    }
+
+    /**
+     * The last stable offset with its position (the bound of a read_committed read), or null while the log's
+     * producer state is not loaded: its load is then under way, and whoever waits on the partition is told when it
+     * ends.
+     */
+    public LogOffsetMetadata lastStableOffsetMetadata() throws IOException {
+        LogOffsetMetadata lastStable = log().lastStableOffsetMetadata();
+        if (lastStable == null) {
+            producerStateLoads.request(this);
+            lastStable = log().lastStableOffsetMetadata();
+        }
+        return lastStable;
     }
 
     public int leaderEpoch() {

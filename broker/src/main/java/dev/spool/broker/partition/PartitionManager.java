@@ -45,6 +45,8 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     private final int nodeId;
     private final LogManager logs;
     private final boolean ownsLogs;
+    /** Loads a partition's producer state when a reader needs it before any append (see {@link Partition}). */
+    private final ProducerStateLoads producerStateLoads = ProducerStateLoads.onOwnThread();
     private final Function<MetadataImage, Map<String, String>> logConfigDefaults;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     /** False from {@link #leadNothingUntilCaughtUp} until {@link #markCaughtUp}. */
@@ -213,7 +215,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     private Partition open(TopicPartition topicPartition, Uuid topicId, LogConfig config, PartitionImage assignment) {
         PartitionLog offline = logs.offlineLogs().get(topicPartition);
         if (offline != null) {
-            return new Partition(topicPartition, topicId, offline, assignment);
+            return new Partition(topicPartition, topicId, offline, assignment, producerStateLoads);
         }
         try {
             PartitionLog log = logs.getOrCreate(topicPartition);
@@ -227,7 +229,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
                 // A replicated partition's high watermark moves only as its followers fetch.
                 log.updateHighWatermark(log.logEndOffset());
             }
-            return new Partition(topicPartition, topicId, log, assignment);
+            return new Partition(topicPartition, topicId, log, assignment, producerStateLoads);
         } catch (LogDirOfflineException e) {
             LOG.error("Partition {} is not hosted: {}", topicPartition, e.getMessage());
             return null;
@@ -277,6 +279,7 @@ public final class PartitionManager implements MetadataListener, OfflinePartitio
     /** Forgets the partitions; their logs are closed (flushed, checkpointed) by the log manager. */
     @Override
     public void close() {
+        producerStateLoads.close();
         partitions.clear();
         if (ownsLogs) {
             try {

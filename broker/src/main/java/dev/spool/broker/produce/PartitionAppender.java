@@ -57,15 +57,22 @@ public final class PartitionAppender {
     private final LogClock clock;
     private final WaitTimer waits;
     private final ProduceBatchValidator validator = new ProduceBatchValidator();
+    private final TxnMarkerListener markerListener;
     private boolean closed;
 
     PartitionAppender(Partition partition, Predicate<PartitionImage> leads, SerialExecutor queue, LogClock clock,
                       WaitTimer waits) {
+        this(partition, leads, queue, clock, waits, TxnMarkerListener.NONE);
+    }
+
+    PartitionAppender(Partition partition, Predicate<PartitionImage> leads, SerialExecutor queue, LogClock clock,
+                      WaitTimer waits, TxnMarkerListener markerListener) {
         this.partition = partition;
         this.leads = leads;
         this.queue = queue;
         this.clock = clock;
         this.waits = waits;
+        this.markerListener = markerListener;
     }
 
     public Partition partition() {
@@ -119,6 +126,43 @@ public final class PartitionAppender {
         // Its answer when the batch is not committed (the leadership moved, the timeout ran out...) is made then,
         // and must name this partition too: the client matches answers to its batches by partition index.
         return delayed.answer().thenApply(answer -> answer.setIndex(index));
+    }
+
+    /**
+     * Writes the marker ending producer {@code producerId}'s transaction (WriteTxnMarkers, from its coordinator at
+     * {@code coordinatorEpoch}; {@code commitTxn} COMMIT, else ABORT) on the io threads, after the appends queued
+     * before it, and answers once the marker is committed (as an acks=all batch, for at most {@code timeoutMs}):
+     * NONE, or why not (NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, ...).
+     */
+    public CompletableFuture<Errors> appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch,
+                                                     boolean commitTxn, long timeoutMs) {
+        return CompletableFuture.supplyAsync(() -> appendMarkerNow(producerId, producerEpoch, coordinatorEpoch,
+                commitTxn), queue)
+                .thenCompose(appended -> answer(appended, ACKS_ALL, timeoutMs, partition.topicPartition().partition()))
+                .thenApply(answer -> {
+                    Errors error = Errors.forCode(answer.errorCode());
+                    if (error == Errors.NONE) {
+                        markerListener.onMarker(partition.topicPartition(), producerId, commitTxn);
+                    }
+                    return error;
+                });
+    }
+
+    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn) {
+        try {
+            if (closed) {
+                return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
+            }
+            return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
+                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, leaderEpoch, commit)));
+        } catch (LogDirOfflineException e) {
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
+        } catch (IOException e) {
+            LOG.warn("Marker append to {} failed: {}", partition, e.toString());
+            return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, "Append failed: " + e.getMessage()));
+        } catch (IllegalStateException e) {
+            return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, e.getMessage()));
+        }
     }
 
     /**
@@ -180,9 +224,6 @@ public final class PartitionAppender {
                 return Appended.failed(error(rejection.error(), rejection.message()).setRecordErrors(rejection.recordErrors()));
             }
             RecordBatch batch = validator.batch();
-            if (batch.isTransactional()) {
-                return Appended.failed(error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker yet"));
-            }
             ByteBuffer stored = records;
             if (Recompression.needed(batch, config.finalCompression)) {
                 stored = Recompression.rebuild(batch, config);
@@ -220,12 +261,19 @@ public final class PartitionAppender {
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
     private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
-        return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, records, mayWait));
+        return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
+                mayWait ? log.appendAsLeader(records, leaderEpoch, commit)
+                        : log.tryAppendAsLeader(records, leaderEpoch, commit)));
+    }
+
+    /** A leader's append to {@code log} in {@code leaderEpoch}; null if it refused to wait (see {@link #appendNow}). */
+    @FunctionalInterface
+    private interface LeaderAppend {
+        AppendInfo to(PartitionLog log, int leaderEpoch, boolean commit) throws IOException;
     }
 
     /** {@link #write}, with {@code assignment} held still: only if this broker leads it, in its epoch. */
-    private Appended writeAsLeaderOf(PartitionImage assignment, ByteBuffer records, boolean mayWait)
-            throws IOException {
+    private Appended writeAsLeaderOf(PartitionImage assignment, LeaderAppend append) throws IOException {
         if (!leads.test(assignment)) {
             // The leadership ended after the request was checked: nothing written, the client asks again.
             return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER,
@@ -237,8 +285,7 @@ public final class PartitionAppender {
         while (true) {
             PartitionLog log = partition.log();
             try {
-                info = mayWait ? log.appendAsLeader(records, assignment.leaderEpoch(), commit)
-                        : log.tryAppendAsLeader(records, assignment.leaderEpoch(), commit);
+                info = append.to(log, assignment.leaderEpoch(), commit);
                 break;
             } catch (LogMovedException e) {
                 // moved to another log dir while this append waited for its lock: nothing was written; again there
@@ -247,17 +294,18 @@ public final class PartitionAppender {
         if (info == null) {
             return null;
         }
-        switch (info.outcome()) {
-            case APPEND:
-                partition.notifyAppended();
-                break;
-            case DUPLICATE:
-                break;
-            case INVALID_PRODUCER_EPOCH:
-                return Appended.failed(error(Errors.INVALID_PRODUCER_EPOCH, info.refusal()));
-            case OUT_OF_ORDER_SEQUENCE:
-            default:
-                return Appended.failed(error(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, info.refusal()));
+        Errors refused = switch (info.outcome()) {
+            case APPEND, DUPLICATE -> Errors.NONE;
+            case INVALID_PRODUCER_EPOCH -> Errors.INVALID_PRODUCER_EPOCH;
+            case OUT_OF_ORDER_SEQUENCE -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
+            case INVALID_TXN_STATE -> Errors.INVALID_TXN_STATE;
+            case TRANSACTION_COORDINATOR_FENCED -> Errors.TRANSACTION_COORDINATOR_FENCED;
+        };
+        if (refused != Errors.NONE) {
+            return Appended.failed(error(refused, info.refusal()));
+        }
+        if (info.appended()) {
+            partition.notifyAppended();
         }
         return new Appended(new PartitionProduceResponse()
                 .setErrorCode(Errors.NONE.code())

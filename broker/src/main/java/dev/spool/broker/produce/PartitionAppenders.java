@@ -39,6 +39,7 @@ public final class PartitionAppenders implements AutoCloseable {
     private final LogClock clock;
     private final WaitTimer waits;
     private final Map<TopicPartition, PartitionAppender> appenders = new ConcurrentHashMap<>();
+    private volatile TxnMarkerListener markerListener = TxnMarkerListener.NONE;
 
     /** Appenders whose acks=all answers wait for their commit on {@code waits}. */
     public PartitionAppenders(PartitionManager partitions, int ioThreadCount, LogClock clock, WaitTimer waits) {
@@ -62,7 +63,13 @@ public final class PartitionAppenders implements AutoCloseable {
         return appenders.compute(partition.topicPartition(), (key, existing) ->
                 existing != null && existing.partition() == partition ? existing
                         : new PartitionAppender(partition, partitions::leads, new SerialExecutor(ioThreads), clock,
-                                waits));
+                                waits, (topicPartition, producerId, commit) ->
+                                        markerListener.onMarker(topicPartition, producerId, commit)));
+    }
+
+    /** {@code listener} is told of every transaction marker written here from now on. */
+    public void onTxnMarkers(TxnMarkerListener listener) {
+        this.markerListener = listener;
     }
 
     /** Every {@code intervalMs}, drops the appenders of partitions no longer hosted (their topic was deleted). */

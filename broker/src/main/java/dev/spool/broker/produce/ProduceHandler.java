@@ -43,10 +43,9 @@ import java.util.function.Supplier;
  * acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka does, so the
  * producer refreshes its metadata.
  *
- * <p>Transactions are not supported yet: a request with a transactional id gets INVALID_TXN_STATE
- * on every partition (what Kafka answers when the partition is not part of an ongoing transaction; a
- * transactional producer cannot get that far anyway: FindCoordinator and InitProducerId with a
- * transactional id answer {@link dev.spool.broker.api.UnsupportedTransactions#ERROR}).
+ * <p>A transactional producer's batch opens its transaction in the partition (the log's producer state); the
+ * partition is not yet checked to be part of the transaction with its coordinator (AddPartitionsToTxn v4
+ * verification, KIP-890).
  */
 public final class ProduceHandler implements ApiHandler {
 
@@ -73,8 +72,6 @@ public final class ProduceHandler implements ApiHandler {
         Errors requestError = null;
         if (acks != 0 && acks != 1 && acks != -1) {
             requestError = Errors.INVALID_REQUIRED_ACKS;
-        } else if (request.transactionalId() != null) {
-            requestError = Errors.INVALID_TXN_STATE;
         }
         MetadataImage image = metadata.get();
         List<CompletableFuture<PartitionProduceResponse>> pending = new ArrayList<>();

@@ -57,7 +57,7 @@ class FollowerFetchTest {
     private PartitionRead followerRead(int replicaId, long fetchOffset, int lastFetchedEpoch) {
         FetchPartitionState state = new FetchPartitionState(FetchPartitionKey.byName("r", 0), fetchOffset,
                 Integer.MAX_VALUE, EPOCH, lastFetchedEpoch, 0);
-        return reader.read(List.of(state), Integer.MAX_VALUE, replicaId, -1, 1_000L).reads().get(0);
+        return reader.read(List.of(state), Integer.MAX_VALUE, replicaId, -1, 1_000L, false).reads().get(0);
     }
 
     @Test

@@ -98,7 +98,7 @@ class GroupApiHandlersTest {
         ClusterView view = new ClusterView("cluster", 1,
                 List.of(new ClusterView.BrokerNode(1, new Endpoint("PLAINTEXT", "broker.test", 9092), null)));
         registry.register(ApiKey.FIND_COORDINATOR, 0, ApiKey.FIND_COORDINATOR.highestVersion,
-                new FindCoordinatorHandler(coordinator, metadata::image, () -> view));
+                new FindCoordinatorHandler(coordinator, null, metadata::image, () -> view));
         new GroupHandler(coordinator).registerIn(registry);
         new OffsetHandler(coordinator, metadata::image).registerIn(registry);
     }
@@ -137,8 +137,8 @@ class GroupApiHandlersTest {
         FindCoordinatorResponseData single = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
         FindCoordinatorResponseData batched = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 0)
                         .setCoordinatorKeys(List.of("a", "b")));
-        FindCoordinatorResponseData transaction = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 1)
-                        .setCoordinatorKeys(List.of("txn")));
+        FindCoordinatorResponseData share = (FindCoordinatorResponseData) call(ApiKey.FIND_COORDINATOR, 6, new FindCoordinatorRequestData().setKeyType((byte) 2)
+                        .setCoordinatorKeys(List.of("g:t:0")));
 
         assertThat(single.errorCode()).isZero();
         assertThat(single.host()).isEqualTo("broker.test");
@@ -146,10 +146,9 @@ class GroupApiHandlersTest {
         assertThat(batched.coordinators()).extracting(FindCoordinatorResponseData.Coordinator::key)
                 .containsExactly("a", "b");
         assertThat(batched.coordinators()).allSatisfy(found -> assertThat(found.nodeId()).isEqualTo(1));
-        // No transaction coordinator yet: a fatal answer that says why, never one the client retries.
-        assertThat(transaction.coordinators().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
-        assertThat(transaction.coordinators().get(0).errorMessage())
-                .startsWith("Transactions are not supported by this broker yet: transactional id 'txn'");
+        // No share coordinator: a fatal answer that says why, never one the client retries.
+        assertThat(share.coordinators().get(0).errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(share.coordinators().get(0).errorMessage()).isEqualTo("Unknown coordinator key type 2.");
         assertThat(metadata.image().topic(GroupCoordinator.TOPIC).partitions()).hasSize(OFFSETS_PARTITIONS);
         assertThat(metadata.image().configs(ConfigResource.topic(GroupCoordinator.TOPIC)))
                 .containsEntry("cleanup.policy", "compact");
@@ -158,7 +157,7 @@ class GroupApiHandlersTest {
     @Test
     void aGroupWhosePartitionLeaderIsNotALiveBrokerHasNoCoordinatorYet() throws Exception {
         call(ApiKey.FIND_COORDINATOR, 3, new FindCoordinatorRequestData().setKey("g").setKeyType((byte) 0));
-        FindCoordinatorHandler noBrokers = new FindCoordinatorHandler(coordinator, metadata::image,
+        FindCoordinatorHandler noBrokers = new FindCoordinatorHandler(coordinator, null, metadata::image,
                 () -> new ClusterView("cluster", 1, List.of()));
 
         FindCoordinatorResponseData response = (FindCoordinatorResponseData) noBrokers.handle(

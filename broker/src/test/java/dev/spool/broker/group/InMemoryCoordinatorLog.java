@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A {@link CoordinatorLog} in memory that keeps each record as the bytes {@link GroupRecordSerde}
@@ -14,6 +13,8 @@ import java.util.function.Consumer;
 final class InMemoryCoordinatorLog implements CoordinatorLog {
 
     private final List<ByteBuffer[]> records = new ArrayList<>();
+    /** The producer of each record's transaction, or -1. */
+    private final List<Long> producers = new ArrayList<>();
     private boolean failAppends;
 
     void failAppends(boolean fail) {
@@ -26,6 +27,12 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
 
     @Override
     public void append(List<CoordinatorRecord> batch) throws IOException {
+        appendTransactional(batch, -1, (short) -1);
+    }
+
+    @Override
+    public boolean appendTransactional(List<CoordinatorRecord> batch, long producerId, short producerEpoch)
+            throws IOException {
         if (failAppends) {
             throw new IOException("disk full (test)");
         }
@@ -33,13 +40,15 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
             byte[] value = GroupRecordSerde.value(record);
             records.add(new ByteBuffer[] {ByteBuffer.wrap(GroupRecordSerde.key(record)),
                 value == null ? null : ByteBuffer.wrap(value)});
+            producers.add(producerId);
         }
+        return true;
     }
 
     @Override
-    public void replay(Consumer<CoordinatorRecord> consumer) {
-        for (ByteBuffer[] record : records) {
-            consumer.accept(GroupRecordSerde.read(record[0], record[1]));
+    public void replay(TransactionalReplay replay) {
+        for (int i = 0; i < records.size(); i++) {
+            replay.record(producers.get(i), GroupRecordSerde.read(records.get(i)[0], records.get(i)[1]));
         }
     }
 }

@@ -7,6 +7,10 @@ import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
 import dev.spool.protocol.message.OffsetDeleteRequestData.OffsetDeleteRequestTopic;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,9 +26,37 @@ class OffsetCommitsTest {
         assertThat(ShardFixture.commitError(fixture.commit(GROUP, -1, "", "topic", 0, 42, "meta"))).isZero();
 
         assertThat(fixture.shard.offsetCommits().fetch(GROUP, Map.of("topic", List.of(0, 1))).get("topic"))
-                .containsExactly(new OffsetCommits.FetchedOffset(0, 42, 3, "meta"),
-                        new OffsetCommits.FetchedOffset(1, -1, -1, ""));
+                .containsExactly(new OffsetCommits.FetchedOffset(0, 42, 3, "meta", Errors.NONE),
+                        new OffsetCommits.FetchedOffset(1, -1, -1, "", Errors.NONE));
         assertThat(fixture.shard.group(GROUP).state()).isEqualTo(GroupState.EMPTY);
+    }
+
+    @Test
+    void offsetsCommittedInATransactionCountOnlyOnceItCommits() throws Exception {
+        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        fixture.commit(GROUP, -1, "", "topic", 0, 10, null);
+        TxnOffsetCommitResponseData answer = fixture.shard.offsetCommits().commitTransactional(
+                new TxnOffsetCommitRequestData().setTransactionalId("t").setGroupId(GROUP).setProducerId(7)
+                        .setProducerEpoch((short) 0).setTopics(List.of(new TxnOffsetCommitRequestTopic()
+                                .setName("topic").setPartitions(List.of(new TxnOffsetCommitRequestPartition()
+                                        .setPartitionIndex(0).setCommittedOffset(20))))));
+        assertThat(answer.topics().get(0).partitions().get(0).errorCode()).isZero();
+
+        Map<String, List<Integer>> wanted = Map.of("topic", List.of(0));
+        assertThat(fixture.shard.offsetCommits().fetch(GROUP, wanted, false).get("topic"))
+                .as("read_uncommitted: the last committed").containsExactly(
+                        new OffsetCommits.FetchedOffset(0, 10, 3, "", Errors.NONE));
+        assertThat(fixture.shard.offsetCommits().fetch(GROUP, wanted, true).get("topic"))
+                .as("require_stable: retried until the transaction ends").containsExactly(
+                        new OffsetCommits.FetchedOffset(0, -1, -1, "", Errors.UNSTABLE_OFFSET_COMMIT));
+        GroupCoordinatorShard reloaded = fixture.reload();
+        assertThat(reloaded.hasTransactionalOffset(GROUP, "topic", 0)).as("still pending after a reload").isTrue();
+
+        fixture.shard.completeTransaction(7, true);
+        assertThat(fixture.shard.offsetCommits().fetch(GROUP, wanted, true).get("topic")).containsExactly(
+                new OffsetCommits.FetchedOffset(0, 20, -1, "", Errors.NONE));
+        reloaded.completeTransaction(7, false);
+        assertThat(reloaded.offsets().get(GROUP, "topic", 0).offset()).as("aborted: dropped").isEqualTo(10);
     }
 
     @Test
@@ -34,7 +66,7 @@ class OffsetCommitsTest {
         fixture.commit(GROUP, -1, "", "topic", 0, -2, null);
 
         assertThat(fixture.shard.offsetCommits().fetch(GROUP, null).get("topic"))
-                .containsExactly(new OffsetCommits.FetchedOffset(0, -2, 3, ""));
+                .containsExactly(new OffsetCommits.FetchedOffset(0, -2, 3, "", Errors.NONE));
         assertThat(fixture.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(-2);
     }
 

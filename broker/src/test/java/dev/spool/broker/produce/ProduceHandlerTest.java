@@ -231,15 +231,10 @@ class ProduceHandlerTest {
     }
 
     @Test
-    void invalidAcksATransactionalIdAndInternalTopicsAreRefused() {
+    void invalidAcksAndInternalTopicsAreRefused() {
         assertThat(errors(produce((short) 9, (short) 2,
                 new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10)))), 0))
                 .containsExactly(Errors.INVALID_REQUIRED_ACKS.code());
-        ProduceRequestData transactional = new ProduceRequestData().setAcks((short) -1).setTransactionalId("tx")
-                .setTopicData(List.of(new TopicProduceData().setName("orders").setPartitionData(List.of(data(0, 10)))));
-        ProduceResponseData response = (ProduceResponseData) handler.handle(
-                new RequestContext(ApiKey.PRODUCE, (short) 9, 1, "test", null), transactional).join();
-        assertThat(errors(response, 0)).containsExactly(Errors.INVALID_TXN_STATE.code());
         assertThat(errors(produce((short) 9, (short) 1,
                 new TopicProduceData().setName("__consumer_offsets").setPartitionData(List.of(data(0, 10)))), 0))
                 .containsExactly(Errors.INVALID_TOPIC_EXCEPTION.code());

@@ -67,11 +67,17 @@ final class HistoryProducer {
      * enough to ride out any one step of a schedule), the rest is Kafka's defaults (retries, backoff, 5 in flight).
      */
     private Map<String, Object> configuration() {
-        Map<String, Object> configuration = new TreeMap<>();
-        configuration.put("bootstrap.servers", bootstrap.get());
+        Map<String, Object> configuration = settings(bootstrap.get());
         configuration.put("acks", "all");
         configuration.put("enable.idempotence", Boolean.toString(idempotent));
         configuration.put("max.in.flight.requests.per.connection", "5");
+        return configuration;
+    }
+
+    /** What every producer of the workload is given: short request and blocking timeouts, quick reconnects. */
+    static Map<String, Object> settings(String bootstrap) {
+        Map<String, Object> configuration = new TreeMap<>();
+        configuration.put("bootstrap.servers", bootstrap);
         configuration.put("linger.ms", "5");
         configuration.put("request.timeout.ms", "10000");
         configuration.put("delivery.timeout.ms", "45000");

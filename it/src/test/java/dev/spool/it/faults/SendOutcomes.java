@@ -18,12 +18,18 @@ final class SendOutcomes {
     }
 
     static void recordEnding(ClientHistory history, LogPartition partition, String value, long offset, Exception error) {
+        recordEnding(history, null, partition, value, offset, error);
+    }
+
+    /** As above, for a send in transaction {@code txn} (null outside one). */
+    static void recordEnding(ClientHistory history, String txn, LogPartition partition, String value, long offset,
+                             Exception error) {
         if (error == null) {
-            history.sendAcknowledged(null, partition, value, offset);
+            history.sendAcknowledged(txn, partition, value, offset);
         } else if (definitelyNotWritten(error)) {
-            history.sendFailed(null, partition, value, error);
+            history.sendFailed(txn, partition, value, error);
         } else {
-            history.sendIndeterminate(null, partition, value, error);
+            history.sendIndeterminate(txn, partition, value, error);
         }
     }
 

@@ -9,8 +9,10 @@ import java.util.function.Supplier;
 
 /**
  * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
- * two idempotent acks=all producers and one without idempotence, a consumer reading every partition by assignment,
- * and a group of two members committing after each poll. At the end, a fresh reader reads every partition from the
+ * two idempotent acks=all producers and one without idempotence, with {@code -Dfaults.transactions=true} a
+ * transactional producer committing three transactions in four and aborting the fourth (off by default until it has
+ * run under the bed's faults), a consumer reading every partition by assignment, and a group of two members committing
+ * after each poll (the readers read_committed). At the end, a fresh reader reads every partition from the
  * start to the end, so that a write lost anywhere below the end shows up as lost, not as unseen.
  */
 final class Workload {
@@ -24,6 +26,8 @@ final class Workload {
     private final String topic;
     private final int partitions;
     private final List<HistoryProducer> producers;
+    /** Null unless {@code -Dfaults.transactions=true}. */
+    private final TransactionalWriter transactional;
     private final AssignedReader reader;
     private final List<GroupMember> group;
 
@@ -36,6 +40,8 @@ final class Workload {
                 new HistoryProducer("p1", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p2", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p3", false, bootstrap, history, topic, partitions, SENDS_PER_SECOND));
+        this.transactional = Boolean.getBoolean("faults.transactions")
+                ? new TransactionalWriter("tx1", bootstrap, history, topic, partitions, SENDS_PER_SECOND / 4) : null;
         this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
         this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),
                 new GroupMember("member2", GROUP, bootstrap, history, topic));
@@ -43,18 +49,25 @@ final class Workload {
 
     void start() {
         producers.forEach(HistoryProducer::start);
+        if (transactional != null) {
+            transactional.start();
+        }
         reader.start();
         group.forEach(GroupMember::start);
     }
 
     long acknowledged() {
-        return producers.stream().mapToLong(HistoryProducer::acknowledged).sum();
+        return producers.stream().mapToLong(HistoryProducer::acknowledged).sum()
+                + (transactional == null ? 0 : transactional.committed());
     }
 
     /** Stops every producer once its sends in flight are answered (within the delivery timeout). */
     void stopProducers() throws InterruptedException {
         for (HistoryProducer producer : producers) {
             producer.stop();
+        }
+        if (transactional != null) {
+            transactional.stop();
         }
     }
 

@@ -18,7 +18,9 @@ import java.util.List;
  *   <li>a record whose key has a later offset in the {@link OffsetMap} goes;</li>
  *   <li>a tombstone (null value) stays until its batch's delete horizon (KIP-534, attribute bit 6) has
  *       passed; a batch that keeps a tombstone and has no horizon yet gets one: now + delete.retention.ms;</li>
- *   <li>control batches stay as they are (no transactions are written yet).</li>
+ *   <li>control batches stay as they are (Kafka's removal of old markers is not built yet); a batch of an aborted
+ *       transaction goes whole ({@link #dropAborted}), and its transaction stays in the cleaned segment's
+ *       {@code .txnindex}.</li>
  * </ul>
  *
  * A batch that keeps every record and needs no horizon is copied byte for byte; otherwise it is rebuilt
@@ -83,6 +85,19 @@ final class BatchFilter {
         }
         output = rebuild(batch, newHorizonMs);
         return Outcome.REBUILT;
+    }
+
+    /** A batch of an aborted transaction: nothing of it is kept (its header, emptied, if it is its producer's last). */
+    Outcome dropAborted(RecordBatch batch, boolean lastOfProducer) {
+        retained.clear();
+        recordsRead = batch.recordCount();
+        recordsRetained = 0;
+        keptTombstoneHorizonMs = RecordBatchLayout.NO_TIMESTAMP;
+        if (lastOfProducer) {
+            output = emptyHeader(batch);
+            return Outcome.EMPTIED;
+        }
+        return Outcome.REMOVED;
     }
 
     /** The bytes to write for the last batch filtered (valid until the next call). */

@@ -4,6 +4,7 @@ import dev.spool.log.LogClock;
 import dev.spool.log.LogConfig;
 import dev.spool.log.LogFileNames;
 import dev.spool.log.PartitionLog;
+import dev.spool.log.index.AbortedTxn;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -72,13 +73,14 @@ final class Cleaner {
         // expired tombstones alone justify one pass over the clean section, with an empty map
         boolean rewriteClean = target.tombstonesExpired();
         try {
+            AbortedBatches aborted = new AbortedBatches(log.abortedTransactions(log.logStartOffset(), uncleanable));
             while (firstDirty < uncleanable || rewriteClean) {
                 rewriteClean = false;
                 List<LogSegment> segments = log.segments();
                 ensureMap(uncleanable - firstDirty);
-                long endOffset = buildOffsetMap(segments, firstDirty, uncleanable, abortRequested);
+                long endOffset = buildOffsetMap(segments, firstDirty, uncleanable, aborted, abortRequested);
                 utilization = (double) map.size() / map.slots();
-                cleanSegments(log, segments, endOffset, abortRequested, totals);
+                cleanSegments(log, segments, endOffset, aborted, abortRequested, totals);
                 passes++;
                 LOG.debug("Cleaned {} up to {} ({} keys in pass {})", log.dir(), endOffset, map.size(), passes);
                 firstDirty = endOffset;
@@ -104,9 +106,10 @@ final class Cleaner {
 
     /**
      * Puts the latest offset of every key in [firstDirty, uncleanable) into the map, batch by batch, until
-     * a batch might not fit. Returns where the pass ends: uncleanable, or the first batch left out.
+     * a batch might not fit, leaving out markers and aborted transactions' records. Returns where the pass ends:
+     * uncleanable, or the first batch left out.
      */
-    private long buildOffsetMap(List<LogSegment> segments, long firstDirty, long uncleanable,
+    private long buildOffsetMap(List<LogSegment> segments, long firstDirty, long uncleanable, AbortedBatches aborted,
                                 BooleanSupplier abortRequested) throws IOException {
         for (int i = 0; i < segments.size() - 1; i++) {
             LogSegment segment = segments.get(i);
@@ -122,7 +125,7 @@ final class Cleaner {
             while ((validation = reader.next()) == BatchValidation.VALID) {
                 checkAbort(abortRequested, segment);
                 RecordBatch batch = reader.batch();
-                if (batch.lastOffset() < firstDirty || batch.isControl()) {
+                if (batch.lastOffset() < firstDirty || batch.isControl() || aborted.contains(batch)) {
                     continue;
                 }
                 if (batch.baseOffset() >= uncleanable) {
@@ -147,13 +150,13 @@ final class Cleaner {
         return uncleanable;
     }
 
-    private void cleanSegments(PartitionLog log, List<LogSegment> segments, long endOffset,
+    private void cleanSegments(PartitionLog log, List<LogSegment> segments, long endOffset, AbortedBatches aborted,
                                BooleanSupplier abortRequested, long[] totals) throws IOException {
         Map<Long, Long> lastBatchOfProducer = lastBatchOfEachProducer(segments);
         LogConfig config = log.config();
         long nowMs = clock.nowMs();
         for (List<LogSegment> group : groupBySize(segments, endOffset, config)) {
-            cleanGroup(log, group, endOffset, lastBatchOfProducer, config, nowMs, abortRequested, totals);
+            cleanGroup(log, group, endOffset, lastBatchOfProducer, aborted, config, nowMs, abortRequested, totals);
         }
     }
 
@@ -183,7 +186,7 @@ final class Cleaner {
     }
 
     private void cleanGroup(PartitionLog log, List<LogSegment> group, long endOffset,
-                            Map<Long, Long> lastBatchOfProducer, LogConfig config, long nowMs,
+                            Map<Long, Long> lastBatchOfProducer, AbortedBatches aborted, LogConfig config, long nowMs,
                             BooleanSupplier abortRequested, long[] totals) throws IOException {
         LogSegment cleaned = LogSegment.createWithSuffix(log.dir(), group.get(0).baseOffset(), config, nowMs,
                 LogFileNames.CLEANED_SUFFIX);
@@ -205,8 +208,9 @@ final class Cleaner {
                     }
                     Long producerLast = lastBatchOfProducer.get(batch.producerId());
                     boolean lastOfProducer = producerLast != null && producerLast == batch.lastOffset();
-                    BatchFilter.Outcome outcome = filter.filter(batch, map, nowMs, config.deleteRetentionMs,
-                            lastOfProducer);
+                    BatchFilter.Outcome outcome = aborted.contains(batch)
+                            ? filter.dropAborted(batch, lastOfProducer)
+                            : filter.filter(batch, map, nowMs, config.deleteRetentionMs, lastOfProducer);
                     totals[2] += filter.recordsRead();
                     totals[3] += filter.recordsRetained();
                     if (filter.keptTombstoneHorizonMs() != RecordBatchLayout.NO_TIMESTAMP) {
@@ -217,6 +221,10 @@ final class Cleaner {
                     }
                 }
                 failOnInvalid(validation, reader, segment);
+                // Aborted data and markers are kept as they are, so are their transactions' index entries.
+                for (AbortedTxn txn : segment.txnIndex().entries()) {
+                    cleaned.txnIndex().append(txn);
+                }
             }
             cleaned.onBecomeInactive();
             cleaned.flush(true);

@@ -161,8 +161,14 @@ public final class LogCleaner implements AutoCloseable {
             if (!log.config().compact || inProgress.containsKey(partition) || paused.contains(partition)) {
                 continue;
             }
-            LogToClean candidate = LogToClean.of(partition, log, firstDirtyAfterTruncation(partition, log),
-                    tombstoneHorizons.getOrDefault(partition, Long.MAX_VALUE), nowMs);
+            LogToClean candidate;
+            try {
+                candidate = LogToClean.of(partition, log, firstDirtyAfterTruncation(partition, log),
+                        tombstoneHorizons.getOrDefault(partition, Long.MAX_VALUE), nowMs);
+            } catch (IOException e) {
+                LOG.warn("Cannot weigh {} for cleaning: {}", partition, e.toString()); // its dir failed: reported
+                continue;
+            }
             if (candidate.isCleanable() && (best == null || rank(candidate) > rank(best))) {
                 best = candidate;
             }

@@ -5,14 +5,17 @@ import dev.spool.log.PartitionLog;
 import dev.spool.log.TopicPartition;
 import dev.spool.log.segment.LogSegment;
 
+import java.io.IOException;
 import java.util.List;
 
 /**
  * Immutable: a compacted log as the cleaner sees it when choosing what to clean. Offsets below
  * {@code firstDirtyOffset} were cleaned before (the clean section); {@code [firstDirtyOffset,
  * firstUncleanableOffset)} is the dirty section a cleaning deduplicates. The uncleanable tail starts at
- * the active segment, at the first segment reaching past the high watermark, or at the first segment
- * holding a record younger than {@code min.compaction.lag.ms}, whichever comes first.
+ * the active segment, at the first segment reaching past the last stable offset (a transaction still open or not yet
+ * replicated may yet abort: none of its records may displace a committed one), or at the first segment holding a
+ * record younger than {@code min.compaction.lag.ms}, whichever comes first. Choosing reads the log's producer state,
+ * loading it if needed (on the cleaner's thread).
  */
 public record LogToClean(TopicPartition partition, PartitionLog log, long firstDirtyOffset,
                          long firstUncleanableOffset, long cleanBytes, long dirtyBytes, boolean overdue,
@@ -22,7 +25,8 @@ public record LogToClean(TopicPartition partition, PartitionLog log, long firstD
      * The sections of {@code log} given the checkpointed first dirty offset ({@code -1} if none; reset to
      * the log start when it lies outside the log, e.g. after truncation or DeleteRecords).
      */
-    public static LogToClean of(TopicPartition partition, PartitionLog log, long checkpointedDirtyOffset, long nowMs) {
+    public static LogToClean of(TopicPartition partition, PartitionLog log, long checkpointedDirtyOffset, long nowMs)
+            throws IOException {
         return of(partition, log, checkpointedDirtyOffset, Long.MAX_VALUE, nowMs);
     }
 
@@ -31,13 +35,14 @@ public record LogToClean(TopicPartition partition, PartitionLog log, long firstD
      * the tombstones the last cleaning kept: once it has passed, the log is worth cleaning again.
      */
     public static LogToClean of(TopicPartition partition, PartitionLog log, long checkpointedDirtyOffset,
-                                long earliestTombstoneHorizonMs, long nowMs) {
+                                long earliestTombstoneHorizonMs, long nowMs) throws IOException {
         LogConfig config = log.config();
         List<LogSegment> segments = log.segments();
         long logStart = log.logStartOffset();
         long firstDirty = checkpointedDirtyOffset < logStart || checkpointedDirtyOffset > log.logEndOffset()
                 ? logStart : checkpointedDirtyOffset;
-        long highWatermark = log.highWatermark();
+        log.loadProducerState();
+        long lastStable = log.lastStableOffset();
         long firstUncleanable = segments.get(segments.size() - 1).baseOffset();
         long cleanBytes = 0;
         long dirtyBytes = 0;
@@ -51,7 +56,7 @@ public record LogToClean(TopicPartition partition, PartitionLog log, long firstD
             }
             boolean tooYoung = config.minCompactionLagMs > 0
                     && segment.maxTimestampSoFar() > nowMs - config.minCompactionLagMs;
-            if (end > highWatermark || tooYoung) {
+            if (end > lastStable || tooYoung) {
                 firstUncleanable = segment.baseOffset();
                 break;
             }

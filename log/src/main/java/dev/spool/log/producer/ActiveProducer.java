@@ -6,8 +6,8 @@ package dev.spool.log.producer;
  *
  * @param lastSequence          last sequence of its newest batch, or -1
  * @param lastTimestampMs       max timestamp of its newest batch, or -1
- * @param coordinatorEpoch      the transaction coordinator's epoch; -1 until transactions exist
- * @param currentTxnStartOffset first offset of its open transaction; -1 until transactions exist
+ * @param coordinatorEpoch      the epoch of the transaction coordinator that wrote its last marker, or -1
+ * @param currentTxnStartOffset first offset of its open transaction, or -1
  */
 public record ActiveProducer(long producerId, short producerEpoch, int lastSequence, long lastTimestampMs,
                              int coordinatorEpoch, long currentTxnStartOffset) {

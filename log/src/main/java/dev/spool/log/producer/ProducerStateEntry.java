@@ -6,7 +6,8 @@ import dev.spool.log.record.RecordBatchLayout;
  * Not thread-safe: owned by the {@link ProducerStateManager} of one partition. What one idempotent
  * producer wrote to that partition: its current epoch and the metadata of its last
  * {@link #MAX_CACHED_BATCHES} batches (sequence range, offset range, max timestamp), oldest first, in
- * a ring of primitive arrays so recording a batch allocates nothing.
+ * a ring of primitive arrays so recording a batch allocates nothing; for a transactional producer also the
+ * first offset of its open transaction and the epoch of the coordinator that wrote its last marker.
  *
  * <p>Design note: five is the producer's {@code max.in.flight.requests.per.connection} limit for
  * idempotence (KAFKA-5494), so any retry the producer can send is among these batches.
@@ -18,6 +19,8 @@ public final class ProducerStateEntry {
     private final long producerId;
     private short producerEpoch;
     private int coordinatorEpoch = -1;
+    private long currentTxnFirstOffset = -1;
+    private long lastTimestampMs = RecordBatchLayout.NO_TIMESTAMP;
     private final int[] firstSequences = new int[MAX_CACHED_BATCHES];
     private final int[] lastSequences = new int[MAX_CACHED_BATCHES];
     private final long[] firstOffsets = new long[MAX_CACHED_BATCHES];
@@ -42,6 +45,38 @@ public final class ProducerStateEntry {
 
     public int coordinatorEpoch() {
         return coordinatorEpoch;
+    }
+
+    /** The first offset of the producer's open transaction here, or -1. */
+    public long currentTxnFirstOffset() {
+        return currentTxnFirstOffset;
+    }
+
+    public boolean inTransaction() {
+        return currentTxnFirstOffset >= 0;
+    }
+
+    void beginTransaction(long firstOffset) {
+        currentTxnFirstOffset = firstOffset;
+    }
+
+    /**
+     * A marker of {@code epoch} from coordinator epoch {@code coordinatorEpoch} at {@code timestampMs} ended the
+     * open transaction (if any). A newer epoch (Kafka's coordinators bump it at each end under transactions v2)
+     * forgets the old epoch's batches: the next batch starts its sequences at 0.
+     */
+    void endTransaction(short epoch, int coordinatorEpoch, long timestampMs) {
+        moveToEpoch(epoch);
+        this.currentTxnFirstOffset = -1;
+        this.coordinatorEpoch = coordinatorEpoch;
+        this.lastTimestampMs = Math.max(lastTimestampMs, timestampMs);
+    }
+
+    /** Restores what a snapshot entry knows beyond the last batch. */
+    void restoreTransactionState(int coordinatorEpoch, long currentTxnFirstOffset, long timestampMs) {
+        this.coordinatorEpoch = coordinatorEpoch;
+        this.currentTxnFirstOffset = currentTxnFirstOffset;
+        this.lastTimestampMs = Math.max(lastTimestampMs, timestampMs);
     }
 
     public int batchCount() {
@@ -72,9 +107,9 @@ public final class ProducerStateEntry {
         return count == 0 ? -1 : firstOffsets[newest()];
     }
 
-    /** Max timestamp of the newest batch, or -1. */
+    /** Max timestamp of the newest batch or marker, or -1 (what expiration judges the producer by). */
     public long lastTimestampMs() {
-        return count == 0 ? RecordBatchLayout.NO_TIMESTAMP : timestampsMs[newest()];
+        return lastTimestampMs;
     }
 
     private int newest() {
@@ -129,11 +164,8 @@ public final class ProducerStateEntry {
      */
     public void addBatch(short epoch, int firstSequence, int lastSequence, long firstOffset, long lastOffset,
                          long timestampMs) {
-        if (epoch != producerEpoch) {
-            producerEpoch = epoch;
-            count = 0;
-            oldest = 0;
-        }
+        moveToEpoch(epoch);
+        lastTimestampMs = timestampMs;
         int slot;
         if (count == MAX_CACHED_BATCHES) {
             slot = oldest;
@@ -149,9 +181,18 @@ public final class ProducerStateEntry {
         timestampsMs[slot] = timestampMs;
     }
 
+    private void moveToEpoch(short epoch) {
+        if (epoch != producerEpoch) {
+            producerEpoch = epoch;
+            count = 0;
+            oldest = 0;
+        }
+    }
+
     @Override
     public String toString() {
         return "ProducerStateEntry(producerId=" + producerId + ", epoch=" + producerEpoch + ", lastSequence="
-                + lastSequence() + ", lastOffset=" + lastOffset() + ", batches=" + count + ")";
+                + lastSequence() + ", lastOffset=" + lastOffset() + ", batches=" + count + ", currentTxnFirstOffset=" + currentTxnFirstOffset + ", coordinatorEpoch="
+                + coordinatorEpoch + ")";
     }
 }

@@ -2,6 +2,7 @@ package dev.spool.log.producer;
 
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
+import dev.spool.log.record.TxnMarker;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Not thread-safe: guarded by the lock of the partition log that owns it ({@code dev.spool.log.PartitionLog}),
@@ -25,12 +27,25 @@ import java.util.Map;
  *       expired or been removed with old segments, so the broker cannot tell a gap from a restart:
  *       Kafka accepts any sequence since 2.5 and no longer answers UNKNOWN_PRODUCER_ID);</li>
  *   <li>within an epoch the first sequence must follow the last one written, wrapping at
- *       {@link Integer#MAX_VALUE}; anything else is {@link SequenceCheck#OUT_OF_ORDER_SEQUENCE}.</li>
+ *       {@link Integer#MAX_VALUE}; anything else is {@link SequenceCheck#OUT_OF_ORDER_SEQUENCE};</li>
+ *   <li>a producer with a transaction open here may write only transactional batches (KIP-98);</li>
+ *   <li>a transaction marker of an older epoch is {@link SequenceCheck#INVALID_PRODUCER_EPOCH}, one from an older
+ *       coordinator than the last marker's {@link SequenceCheck#TRANSACTION_COORDINATOR_FENCED}.</li>
  * </ol>
+ *
+ * <p>Transactions: a producer's first transactional batch opens its transaction at that batch's offset; its next
+ * marker ends it. The open transactions, and the ended ones whose markers may not be replicated yet, bound the
+ * last stable offset ({@link #unstableOffsets()}).
  */
 public final class ProducerStateManager {
 
     private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    /** The open transactions: first offset to producer id. */
+    private final TreeMap<Long, Long> openTransactions = new TreeMap<>();
+    /** Transactions ended whose markers may not be replicated yet: first offset to marker offset. */
+    private final TreeMap<Long, Long> endedTransactions = new TreeMap<>();
+    /** The highest offset of a marker applied, or -1 (as far as this state knows; see {@link #restore}). */
+    private long lastMarkerOffset = -1;
     private long mapEndOffset;
     private ProducerStateEntry duplicateEntry;
     private int duplicateSlot = -1;
@@ -58,7 +73,7 @@ public final class ProducerStateManager {
         List<ActiveProducer> active = new ArrayList<>(producers.size());
         for (ProducerStateEntry producer : producers.values()) {
             active.add(new ActiveProducer(producer.producerId(), producer.producerEpoch(), producer.lastSequence(),
-                    producer.lastTimestampMs(), producer.coordinatorEpoch(), -1));
+                    producer.lastTimestampMs(), producer.coordinatorEpoch(), producer.currentTxnFirstOffset()));
         }
         return active;
     }
@@ -67,7 +82,8 @@ public final class ProducerStateManager {
      * Checks an idempotent batch (producer id >= 0) from a client. After {@link SequenceCheck#DUPLICATE},
      * {@link #duplicateFirstOffset()} and friends describe the original batch.
      */
-    public SequenceCheck check(long producerId, short epoch, int firstSequence, int lastSequence) {
+    public SequenceCheck check(long producerId, short epoch, int firstSequence, int lastSequence,
+                               boolean transactional) {
         duplicateEntry = null;
         duplicateSlot = -1;
         ProducerStateEntry entry = producers.get(producerId);
@@ -84,6 +100,9 @@ public final class ProducerStateManager {
         if (epoch < current) {
             return SequenceCheck.INVALID_PRODUCER_EPOCH;
         }
+        if (!transactional && entry.inTransaction()) {
+            return SequenceCheck.INVALID_TXN_STATE;
+        }
         if (epoch != current) {
             boolean knownEpoch = current != RecordBatchLayout.NO_PRODUCER_EPOCH;
             return firstSequence != 0 && knownEpoch ? SequenceCheck.OUT_OF_ORDER_SEQUENCE : SequenceCheck.APPEND;
@@ -93,6 +112,19 @@ public final class ProducerStateManager {
             return firstSequence == 0 ? SequenceCheck.APPEND : SequenceCheck.OUT_OF_ORDER_SEQUENCE;
         }
         return Sequences.follows(last, firstSequence) ? SequenceCheck.APPEND : SequenceCheck.OUT_OF_ORDER_SEQUENCE;
+    }
+
+    /** Checks a transaction marker for {@code producerId} from a coordinator (written by the leader). */
+    public SequenceCheck checkMarker(long producerId, short epoch, int coordinatorEpoch) {
+        ProducerStateEntry entry = producers.get(producerId);
+        if (entry == null) {
+            return SequenceCheck.APPEND;
+        }
+        if (epoch < entry.producerEpoch()) {
+            return SequenceCheck.INVALID_PRODUCER_EPOCH;
+        }
+        return coordinatorEpoch < entry.coordinatorEpoch() ? SequenceCheck.TRANSACTION_COORDINATOR_FENCED
+                : SequenceCheck.APPEND;
     }
 
     public long duplicateFirstOffset() {
@@ -120,18 +152,87 @@ public final class ProducerStateManager {
     }
 
     /**
-     * Applies a batch read back from the log (recovery, or a batch appended without a check). Control
-     * batches carry no data sequence and are skipped until transactions exist.
+     * Applies a written batch: a leader's checked one, a follower's, or one read back from the log (recovery).
+     * Returns the transaction a marker ended, else null.
      */
-    public void replay(RecordBatch batch) {
+    public CompletedTxn replay(RecordBatch batch) {
         long producerId = batch.producerId();
-        if (producerId != RecordBatchLayout.NO_PRODUCER_ID && !batch.isControl()) {
-            int first = batch.baseSequence();
+        if (producerId == RecordBatchLayout.NO_PRODUCER_ID) {
+            advanceTo(batch.nextOffset());
+            return null;
+        }
+        if (TxnMarker.isMarker(batch)) {
+            return endTransaction(batch, TxnMarker.of(batch));
+        }
+        if (batch.isControl()) {
+            advanceTo(batch.nextOffset()); // no other control records are written to data partitions
+            return null;
+        }
+        int first = batch.baseSequence();
+        ProducerStateEntry entry;
+        if (first == RecordBatchLayout.NO_SEQUENCE) {
+            // A coordinator's batch on the producer's behalf (transactional offset commits): no sequence to cache.
+            entry = producers.computeIfAbsent(producerId, id -> new ProducerStateEntry(id, batch.producerEpoch()));
+            advanceTo(batch.nextOffset());
+        } else {
             onBatchWritten(producerId, batch.producerEpoch(), first, Sequences.lastSequence(first,
                     batch.lastOffsetDelta()), batch.baseOffset(), batch.lastOffset(), batch.maxTimestamp());
-        } else {
-            advanceTo(batch.nextOffset());
+            entry = producers.get(producerId);
         }
+        if (batch.isTransactional() && !entry.inTransaction()) {
+            entry.beginTransaction(batch.baseOffset());
+            openTransactions.put(batch.baseOffset(), producerId);
+        }
+        return null;
+    }
+
+    private CompletedTxn endTransaction(RecordBatch batch, TxnMarker marker) {
+        long producerId = batch.producerId();
+        long markerOffset = batch.baseOffset();
+        ProducerStateEntry entry = producers.computeIfAbsent(producerId,
+                id -> new ProducerStateEntry(id, batch.producerEpoch()));
+        long firstOffset = markerOffset;
+        if (entry.inTransaction()) {
+            firstOffset = entry.currentTxnFirstOffset();
+            openTransactions.remove(firstOffset);
+        }
+        entry.endTransaction(batch.producerEpoch(), marker.coordinatorEpoch(), batch.maxTimestamp());
+        endedTransactions.put(firstOffset, markerOffset);
+        lastMarkerOffset = Math.max(lastMarkerOffset, markerOffset);
+        advanceTo(batch.nextOffset());
+        long lastStable = openTransactions.isEmpty() ? markerOffset + 1 : openTransactions.firstKey();
+        return new CompletedTxn(producerId, firstOffset, markerOffset, !marker.commit(), lastStable);
+    }
+
+    /**
+     * The transactions that may bound the last stable offset, forgetting the ended ones whose markers are below
+     * {@code highWatermark} (replicated: they bound nothing any more).
+     */
+    public UnstableOffsets unstableOffsets(long highWatermark) {
+        endedTransactions.values().removeIf(markerOffset -> markerOffset < highWatermark);
+        if (openTransactions.isEmpty() && endedTransactions.isEmpty()) {
+            return UnstableOffsets.NONE;
+        }
+        TreeMap<Long, Long> all = new TreeMap<>(endedTransactions);
+        for (Long firstOffset : openTransactions.keySet()) {
+            all.put(firstOffset, Long.MAX_VALUE);
+        }
+        long[] firstOffsets = new long[all.size()];
+        long[] lastOffsets = new long[all.size()];
+        int i = 0;
+        for (Map.Entry<Long, Long> txn : all.entrySet()) {
+            firstOffsets[i] = txn.getKey();
+            lastOffsets[i++] = txn.getValue();
+        }
+        return new UnstableOffsets(firstOffsets, lastOffsets);
+    }
+
+    /**
+     * Whether a snapshot at {@code offset} below {@link #mapEndOffset()} could miss transaction state: an open
+     * transaction (its first offset may lie in a batch no longer cached) or a marker at or after it.
+     */
+    public boolean hasTransactionStateFrom(long offset) {
+        return !openTransactions.isEmpty() || lastMarkerOffset >= offset;
     }
 
     /** Moves {@link #mapEndOffset()} up to {@code offset} (batches without a producer id change no state). */
@@ -139,13 +240,24 @@ public final class ProducerStateManager {
         mapEndOffset = Math.max(mapEndOffset, offset);
     }
 
-    /** Restores one producer from a snapshot entry (its last batch only, as Kafka's snapshots keep). */
+    /**
+     * Restores one producer from a snapshot entry (its last batch only, as Kafka's snapshots keep), with its open
+     * transaction. A producer a coordinator wrote markers for may have had one anywhere below the snapshot, as far
+     * as this state can tell ({@link #hasTransactionStateFrom}).
+     */
     public void restore(ProducerSnapshotFile.Entry entry) {
         ProducerStateEntry state = new ProducerStateEntry(entry.producerId(), entry.epoch());
         if (entry.lastSequence() != RecordBatchLayout.NO_SEQUENCE) {
             state.addBatch(entry.epoch(), Sequences.firstSequence(entry.lastSequence(), entry.offsetDelta()),
                     entry.lastSequence(), entry.lastOffset() - entry.offsetDelta(), entry.lastOffset(),
                     entry.timestampMs());
+        }
+        state.restoreTransactionState(entry.coordinatorEpoch(), entry.currentTxnFirstOffset(), entry.timestampMs());
+        if (entry.currentTxnFirstOffset() >= 0) {
+            openTransactions.put(entry.currentTxnFirstOffset(), entry.producerId());
+        }
+        if (entry.coordinatorEpoch() >= 0) {
+            lastMarkerOffset = Math.max(lastMarkerOffset, mapEndOffset - 1);
         }
         producers.put(entry.producerId(), state);
     }
@@ -195,10 +307,11 @@ public final class ProducerStateManager {
                 entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(),
                         state.lastSequenceAt(newestBelow), state.lastOffsetAt(newestBelow),
                         (int) (state.lastOffsetAt(newestBelow) - state.firstOffsetAt(newestBelow)),
-                        state.timestampAt(newestBelow), state.coordinatorEpoch(), -1L));
+                        state.timestampAt(newestBelow), state.coordinatorEpoch(), state.currentTxnFirstOffset()));
             } else if (state.isEmpty()) {
                 entries.add(new ProducerSnapshotFile.Entry(state.producerId(), state.producerEpoch(),
-                        RecordBatchLayout.NO_SEQUENCE, -1L, 0, state.lastTimestampMs(), state.coordinatorEpoch(), -1L));
+                        RecordBatchLayout.NO_SEQUENCE, -1L, 0, state.lastTimestampMs(), state.coordinatorEpoch(),
+                        state.currentTxnFirstOffset()));
             }
         }
         entries.sort((a, b) -> Long.compare(a.producerId(), b.producerId()));
@@ -207,12 +320,14 @@ public final class ProducerStateManager {
 
     /**
      * Forgets producers whose last batch is older than {@code expirationMs} ({@code producer.id.expiration.ms}),
-     * judged by the batch's max timestamp as Kafka does. Returns how many were removed.
+     * judged by the batch's max timestamp as Kafka does, unless a transaction of theirs is open. Returns how many
+     * were removed.
      */
     public int removeExpired(long nowMs, long expirationMs) {
         int removed = 0;
         for (Iterator<ProducerStateEntry> it = producers.values().iterator(); it.hasNext(); ) {
-            if (nowMs - it.next().lastTimestampMs() >= expirationMs) {
+            ProducerStateEntry entry = it.next();
+            if (!entry.inTransaction() && nowMs - entry.lastTimestampMs() >= expirationMs) {
                 it.remove();
                 removed++;
             }
@@ -223,6 +338,9 @@ public final class ProducerStateManager {
     /** Forgets everything and restarts at {@code offset} (a snapshot or log that cannot be trusted). */
     public void clear(long offset) {
         producers.clear();
+        openTransactions.clear();
+        endedTransactions.clear();
+        lastMarkerOffset = -1;
         mapEndOffset = offset;
     }
 }

@@ -5,6 +5,7 @@ import dev.spool.log.LogFileNames;
 import dev.spool.log.index.CorruptIndexException;
 import dev.spool.log.index.OffsetIndex;
 import dev.spool.log.index.TimeIndex;
+import dev.spool.log.index.TransactionIndex;
 import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -42,6 +43,7 @@ public final class LogSegment {
     private final FileChannel channel;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private volatile int sizeBytes;
     private int bytesSinceLastIndexEntry;
     private volatile long maxTimestampSoFar = RecordBatchLayout.NO_TIMESTAMP;
@@ -68,6 +70,7 @@ public final class LogSegment {
                 baseOffset, config.segmentIndexBytes, active);
         this.timeIndex = new TimeIndex(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), fileSuffix),
                 baseOffset, config.segmentIndexBytes, active);
+        this.txnIndex = new TransactionIndex(withSuffix(LogFileNames.txnIndexFile(dir, baseOffset), fileSuffix));
     }
 
     private static Path withSuffix(Path file, String suffix) {
@@ -83,6 +86,7 @@ public final class LogSegment {
         Files.deleteIfExists(withSuffix(LogFileNames.logFile(dir, baseOffset), fileSuffix));
         Files.deleteIfExists(withSuffix(LogFileNames.offsetIndexFile(dir, baseOffset), fileSuffix));
         Files.deleteIfExists(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), fileSuffix));
+        Files.deleteIfExists(withSuffix(LogFileNames.txnIndexFile(dir, baseOffset), fileSuffix));
         LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, true, fileSuffix);
         segment.offsetIndex.reset();
         segment.timeIndex.reset();
@@ -97,6 +101,7 @@ public final class LogSegment {
         Path dir = logPath.getParent();
         offsetIndex.renameTo(withSuffix(LogFileNames.offsetIndexFile(dir, baseOffset), newSuffix));
         timeIndex.renameTo(withSuffix(LogFileNames.timeIndexFile(dir, baseOffset), newSuffix));
+        txnIndex.renameTo(withSuffix(LogFileNames.txnIndexFile(dir, baseOffset), newSuffix));
         Path target = withSuffix(LogFileNames.logFile(dir, baseOffset), newSuffix);
         Files.move(logPath, target, StandardCopyOption.ATOMIC_MOVE);
         logPath = target;
@@ -108,6 +113,7 @@ public final class LogSegment {
         if (Files.exists(log) && Files.size(log) > 0) {
             throw new IllegalStateException("Segment file " + log + " already exists with " + Files.size(log) + " bytes");
         }
+        Files.deleteIfExists(LogFileNames.txnIndexFile(dir, baseOffset)); // of an emptied segment truncated away
         LogSegment segment = new LogSegment(dir, baseOffset, config, nowMs, true);
         segment.offsetIndex.reset();
         segment.timeIndex.reset();
@@ -224,6 +230,9 @@ public final class LogSegment {
             nextOffset = batch.nextOffset();
         }
         long validBytes = validation == null ? fileSize : reader.batchPosition();
+        // Markers cut off here are dropped from the aborted-transaction index; ones the crash kept out of it are
+        // indexed again when the producer state is replayed over this segment (LogLoader keeps no snapshot above it).
+        txnIndex.truncateTo(nextOffset);
         if (validBytes < fileSize) {
             LOG.warn("Recovery of {}: {} at position {}; truncating {} bytes (file was {} bytes, last valid offset {})",
                     logPath, validation, validBytes, fileSize - validBytes, fileSize, nextOffset - 1);
@@ -388,6 +397,7 @@ public final class LogSegment {
         long cutOffset = Math.min(offset, firstRemovedBaseOffset);
         offsetIndex.truncateTo(cutOffset);
         timeIndex.truncateTo(cutOffset);
+        txnIndex.truncateTo(cutOffset);
         channel.truncate(position);
         sizeBytes = position;
         if (position == 0) {
@@ -447,6 +457,7 @@ public final class LogSegment {
         if (includeIndexes) {
             offsetIndex.flush();
             timeIndex.flush();
+            txnIndex.flush();
         }
     }
 
@@ -459,6 +470,8 @@ public final class LogSegment {
                 + LogFileNames.DELETED_SUFFIX));
         timeIndex.renameTo(timeIndex.path().resolveSibling(timeIndex.path().getFileName()
                 + LogFileNames.DELETED_SUFFIX));
+        txnIndex.renameTo(txnIndex.path().resolveSibling(txnIndex.path().getFileName()
+                + LogFileNames.DELETED_SUFFIX));
     }
 
     /** Closes and removes the files (wherever they are now). */
@@ -467,6 +480,7 @@ public final class LogSegment {
         Files.deleteIfExists(logPath);
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+        txnIndex.deleteIfExists();
     }
 
     /** Writes the final time index entry, trims the indexes, syncs everything and closes the files. */
@@ -489,6 +503,7 @@ public final class LogSegment {
         }
         closed = true;
         channel.close();
+        txnIndex.close();
     }
 
     private void closeResources() throws IOException {
@@ -498,6 +513,7 @@ public final class LogSegment {
         closed = true;
         offsetIndex.close();
         timeIndex.close();
+        txnIndex.close();
         channel.close();
     }
 
@@ -523,6 +539,11 @@ public final class LogSegment {
 
     public TimeIndex timeIndex() {
         return timeIndex;
+    }
+
+    /** The aborted transactions whose markers lie in this segment. */
+    public TransactionIndex txnIndex() {
+        return txnIndex;
     }
 
     /** The largest batch max timestamp appended, or -1. */

@@ -14,7 +14,7 @@ class ProducerStateManagerTest {
     /** Checks and, if accepted, writes a batch of {@code records} records starting at {@code firstSequence}. */
     private SequenceCheck write(short epoch, int firstSequence, int records) {
         int last = Sequences.lastSequence(firstSequence, records - 1);
-        SequenceCheck check = state.check(PRODUCER, epoch, firstSequence, last);
+        SequenceCheck check = state.check(PRODUCER, epoch, firstSequence, last, false);
         if (check == SequenceCheck.APPEND) {
             state.onBatchWritten(PRODUCER, epoch, firstSequence, last, nextOffset, nextOffset + records - 1, 1000);
             nextOffset += records;
@@ -37,11 +37,11 @@ class ProducerStateManagerTest {
         }
         // Batches 1..5 (sequences 2..11) are cached; batch 0 (sequences 0..1) was evicted.
         for (int i = 1; i < 6; i++) {
-            assertThat(state.check(PRODUCER, (short) 0, i * 2, i * 2 + 1)).isEqualTo(SequenceCheck.DUPLICATE);
+            assertThat(state.check(PRODUCER, (short) 0, i * 2, i * 2 + 1, false)).isEqualTo(SequenceCheck.DUPLICATE);
             assertThat(state.duplicateFirstOffset()).isEqualTo(i * 2L);
             assertThat(state.duplicateLastOffset()).isEqualTo(i * 2L + 1);
         }
-        assertThat(state.check(PRODUCER, (short) 0, 0, 1)).isEqualTo(SequenceCheck.OUT_OF_ORDER_SEQUENCE);
+        assertThat(state.check(PRODUCER, (short) 0, 0, 1, false)).isEqualTo(SequenceCheck.OUT_OF_ORDER_SEQUENCE);
     }
 
     @Test
@@ -82,7 +82,7 @@ class ProducerStateManagerTest {
         write((short) 0, Integer.MAX_VALUE - 1, 4);
         assertThat(state.producer(PRODUCER).lastSequence()).isEqualTo(1);
         assertThat(write((short) 0, 2, 1)).isEqualTo(SequenceCheck.APPEND);
-        assertThat(state.check(PRODUCER, (short) 0, Integer.MAX_VALUE - 1, 1)).isEqualTo(SequenceCheck.DUPLICATE);
+        assertThat(state.check(PRODUCER, (short) 0, Integer.MAX_VALUE - 1, 1, false)).isEqualTo(SequenceCheck.DUPLICATE);
         assertThat(Sequences.follows(Integer.MAX_VALUE, 0)).isTrue();
         assertThat(Sequences.follows(Integer.MAX_VALUE, 1)).isFalse();
     }
@@ -95,9 +95,9 @@ class ProducerStateManagerTest {
         assertThat(entry).isEqualTo(new ProducerSnapshotFile.Entry(PRODUCER, (short) 2, 6, 6, 2, 1000, -1, -1));
         ProducerStateManager restored = new ProducerStateManager(7);
         restored.restore(entry);
-        assertThat(restored.check(PRODUCER, (short) 2, 4, 6)).isEqualTo(SequenceCheck.DUPLICATE);
+        assertThat(restored.check(PRODUCER, (short) 2, 4, 6, false)).isEqualTo(SequenceCheck.DUPLICATE);
         assertThat(restored.duplicateFirstOffset()).isEqualTo(4);
-        assertThat(restored.check(PRODUCER, (short) 2, 7, 7)).isEqualTo(SequenceCheck.APPEND);
+        assertThat(restored.check(PRODUCER, (short) 2, 7, 7, false)).isEqualTo(SequenceCheck.APPEND);
     }
 
     @Test

@@ -49,7 +49,7 @@ class ProducerStateModelTest {
             }
             int first = sentFirstSequences.get(batch);
             int last = Sequences.lastSequence(first, recordsPerBatch - 1);
-            SequenceCheck check = state.check(1L, (short) 0, first, last);
+            SequenceCheck check = state.check(1L, (short) 0, first, last, false);
             if (batch == writtenBaseOffsets.size()) {
                 assertThat(check).as("first send of batch %d", batch).isEqualTo(SequenceCheck.APPEND);
                 state.onBatchWritten(1L, (short) 0, first, last, logEndOffset, logEndOffset + recordsPerBatch - 1, 0);

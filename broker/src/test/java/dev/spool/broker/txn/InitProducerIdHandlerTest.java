@@ -1,8 +1,9 @@
-package dev.spool.broker.produce;
+package dev.spool.broker.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.broker.metadata.NotControllerException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
@@ -17,7 +18,7 @@ class InitProducerIdHandlerTest {
     private final AtomicBoolean controllerAnswers = new AtomicBoolean(true);
     private final InitProducerIdHandler handler = new InitProducerIdHandler(new ProducerIdManager(
             (brokerId, brokerEpoch) -> controllerAnswers.get() ? CompletableFuture.completedFuture(3_000L)
-                    : CompletableFuture.failedFuture(new NotControllerException(brokerId)), 1));
+                    : CompletableFuture.failedFuture(new NotControllerException(brokerId)), 1), null);
 
     private InitProducerIdResponseData initProducerId() {
         return (InitProducerIdResponseData) handler.handle(new RequestContext(ApiKey.INIT_PRODUCER_ID,

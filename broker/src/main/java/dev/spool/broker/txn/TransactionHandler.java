@@ -1,0 +1,213 @@
+package dev.spool.broker.txn;
+
+import dev.spool.broker.api.ApiFamily;
+import dev.spool.broker.api.ApiRegistry;
+import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.log.TopicPartition;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
+import dev.spool.protocol.message.AddOffsetsToTxnResponseData;
+import dev.spool.protocol.message.AddPartitionsToTxnRequestData;
+import dev.spool.protocol.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
+import dev.spool.protocol.message.AddPartitionsToTxnResponseData;
+import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnPartitionResult;
+import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnTopicResult;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.DescribeTransactionsRequestData;
+import dev.spool.protocol.message.DescribeTransactionsResponseData;
+import dev.spool.protocol.message.ListTransactionsRequestData;
+import dev.spool.protocol.message.ListTransactionsResponseData;
+import dev.spool.protocol.message.EndTxnRequestData;
+import dev.spool.protocol.message.EndTxnResponseData;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The transactional producer's APIs of transactions v1, each handed to the {@link TransactionCoordinator} shard of its
+ * transactional id: AddPartitionsToTxn (v0-3, a client's), AddOffsetsToTxn (the group's {@code __consumer_offsets}
+ * partition joins the transaction) and EndTxn (v0-4). Before the versions that know PRODUCER_FENCED, it is answered
+ * INVALID_PRODUCER_EPOCH, as Kafka does. And the administration's: DescribeTransactions (on the id's coordinator) and
+ * ListTransactions (each broker lists those it coordinates, filtered by state, producer id, duration and id pattern),
+ * which {@code kafka-transactions} uses. Thread-safe.
+ */
+public final class TransactionHandler implements ApiFamily {
+
+    /** AddPartitionsToTxn v4+ are a broker's batched verification, not built yet; clients send v3 at most. */
+    private static final int ADD_PARTITIONS_MAX_VERSION = 3;
+    /** EndTxn v5 is transactions v2 (the epoch bumped at each end), not advertised yet. */
+    private static final int END_TXN_MAX_VERSION = 4;
+    private static final short FIRST_PRODUCER_FENCED_VERSION = 2;
+
+    private final TransactionCoordinator coordinator;
+    private final Supplier<MetadataImage> metadata;
+    private final Function<String, Integer> groupPartition;
+
+    /** {@code groupPartition}: the {@code __consumer_offsets} partition of a group. */
+    public TransactionHandler(TransactionCoordinator coordinator, Supplier<MetadataImage> metadata,
+                              Function<String, Integer> groupPartition) {
+        this.coordinator = coordinator;
+        this.metadata = metadata;
+        this.groupPartition = groupPartition;
+    }
+
+    @Override
+    public void registerIn(ApiRegistry registry) {
+        registry.register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, ADD_PARTITIONS_MAX_VERSION,
+                        AddPartitionsToTxnRequestData.class, this::addPartitions)
+                .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, ApiKey.ADD_OFFSETS_TO_TXN.highestVersion,
+                        AddOffsetsToTxnRequestData.class, this::addOffsets)
+                .register(ApiKey.END_TXN, 0, END_TXN_MAX_VERSION, EndTxnRequestData.class, this::endTxn)
+                .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, ApiKey.DESCRIBE_TRANSACTIONS.highestVersion,
+                        DescribeTransactionsRequestData.class, (context, request) -> describe(request))
+                .register(ApiKey.LIST_TRANSACTIONS, 0, ApiKey.LIST_TRANSACTIONS.highestVersion,
+                        ListTransactionsRequestData.class, (context, request) -> list(request));
+    }
+
+    private CompletableFuture<AddPartitionsToTxnResponseData> addPartitions(RequestContext context,
+                                                                           AddPartitionsToTxnRequestData request) {
+        MetadataImage image = metadata.get();
+        Set<TopicPartition> added = new HashSet<>();
+        boolean unknown = false;
+        for (AddPartitionsToTxnTopic topic : request.v3AndBelowTopics()) {
+            TopicImage known = image.topic(topic.name());
+            for (int index : topic.partitions()) {
+                added.add(new TopicPartition(topic.name(), index));
+                unknown |= known == null || known.partition(index) == null;
+            }
+        }
+        if (unknown) {
+            // Kafka's answer: the unknown partitions are named, the others were not attempted.
+            return CompletableFuture.completedFuture(results(request, partition -> {
+                TopicImage known = image.topic(partition.topic());
+                return known == null || known.partition(partition.partition()) == null
+                        ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.OPERATION_NOT_ATTEMPTED;
+            }));
+        }
+        short version = context.apiVersion();
+        return coordinator.addPartitions(request.v3AndBelowTransactionalId(), request.v3AndBelowProducerId(),
+                        request.v3AndBelowProducerEpoch(), added)
+                .thenApply(error -> results(request, partition -> forVersion(error, version)));
+    }
+
+    private static AddPartitionsToTxnResponseData results(AddPartitionsToTxnRequestData request,
+                                                          Function<TopicPartition, Errors> errorOf) {
+        List<AddPartitionsToTxnTopicResult> topics = new ArrayList<>();
+        for (AddPartitionsToTxnTopic topic : request.v3AndBelowTopics()) {
+            List<AddPartitionsToTxnPartitionResult> partitions = new ArrayList<>();
+            for (int index : topic.partitions()) {
+                partitions.add(new AddPartitionsToTxnPartitionResult().setPartitionIndex(index)
+                        .setPartitionErrorCode(errorOf.apply(new TopicPartition(topic.name(), index)).code()));
+            }
+            topics.add(new AddPartitionsToTxnTopicResult().setName(topic.name()).setResultsByPartition(partitions));
+        }
+        return new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(topics);
+    }
+
+    private CompletableFuture<AddOffsetsToTxnResponseData> addOffsets(RequestContext context,
+                                                                     AddOffsetsToTxnRequestData request) {
+        short version = context.apiVersion();
+        TopicPartition offsets = new TopicPartition("__consumer_offsets", groupPartition.apply(request.groupId()));
+        return coordinator.addPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(),
+                        Set.of(offsets))
+                .thenApply(error -> new AddOffsetsToTxnResponseData().setErrorCode(forVersion(error, version).code()));
+    }
+
+    private CompletableFuture<EndTxnResponseData> endTxn(RequestContext context, EndTxnRequestData request) {
+        short version = context.apiVersion();
+        return coordinator.endTxn(request.transactionalId(), request.producerId(), request.producerEpoch(),
+                        request.committed())
+                .thenApply(error -> new EndTxnResponseData().setErrorCode(forVersion(error, version).code())
+                        .setProducerId(-1).setProducerEpoch((short) -1));
+    }
+
+    private CompletableFuture<DescribeTransactionsResponseData> describe(DescribeTransactionsRequestData request) {
+        List<CompletableFuture<DescribeTransactionsResponseData.TransactionState>> answers = new ArrayList<>();
+        for (String transactionalId : request.transactionalIds()) {
+            answers.add(coordinator.describe(transactionalId).thenApply(described -> {
+                DescribeTransactionsResponseData.TransactionState answer =
+                        new DescribeTransactionsResponseData.TransactionState().setTransactionalId(transactionalId)
+                                .setErrorCode(described.error().code()).setTransactionState("")
+                                .setProducerId(-1).setProducerEpoch((short) -1).setTransactionStartTimeMs(-1);
+                TransactionMetadata metadata = described.metadata();
+                if (metadata == null) {
+                    return answer;
+                }
+                List<DescribeTransactionsResponseData.TopicData> topics = new ArrayList<>();
+                for (TopicPartition partition : metadata.sortedPartitions()) {
+                    if (topics.isEmpty() || !topics.get(topics.size() - 1).topic().equals(partition.topic())) {
+                        topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(partition.topic())
+                                .setPartitions(new ArrayList<>()));
+                    }
+                    topics.get(topics.size() - 1).partitions().add(partition.partition());
+                }
+                return answer.setTransactionState(metadata.state().kafkaName)
+                        .setTransactionTimeoutMs(metadata.timeoutMs())
+                        .setTransactionStartTimeMs(metadata.startTimestampMs())
+                        .setProducerId(metadata.producerId()).setProducerEpoch(metadata.producerEpoch())
+                        .setTopics(topics);
+            }));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done ->
+                new DescribeTransactionsResponseData().setTransactionStates(
+                        answers.stream().map(CompletableFuture::join).toList()));
+    }
+
+    private CompletableFuture<ListTransactionsResponseData> list(ListTransactionsRequestData request) {
+        Set<String> states = new HashSet<>();
+        List<String> unknownStates = new ArrayList<>();
+        for (String state : request.stateFilters()) {
+            boolean known = false;
+            for (TransactionState candidate : TransactionState.values()) {
+                known |= candidate.kafkaName.equals(state);
+            }
+            if (known) {
+                states.add(state);
+            } else {
+                unknownStates.add(state);
+            }
+        }
+        Set<Long> producerIds = new HashSet<>(request.producerIdFilters());
+        Pattern idPattern;
+        try {
+            idPattern = request.transactionalIdPattern() == null || request.transactionalIdPattern().isEmpty() ? null
+                    : Pattern.compile(request.transactionalIdPattern());
+        } catch (PatternSyntaxException e) {
+            return CompletableFuture.completedFuture(new ListTransactionsResponseData()
+                    .setErrorCode(Errors.INVALID_REGULAR_EXPRESSION.code()));
+        }
+        long nowMs = System.currentTimeMillis();
+        return coordinator.list().thenApply(all -> {
+            List<ListTransactionsResponseData.TransactionState> listed = new ArrayList<>();
+            for (TransactionMetadata metadata : all) {
+                boolean matches = (states.isEmpty() && unknownStates.isEmpty()
+                        || states.contains(metadata.state().kafkaName))
+                        && (producerIds.isEmpty() || producerIds.contains(metadata.producerId()))
+                        && (request.durationFilter() < 0 || metadata.startTimestampMs() >= 0
+                        && nowMs - metadata.startTimestampMs() >= request.durationFilter())
+                        && (idPattern == null || idPattern.matcher(metadata.transactionalId()).matches());
+                if (matches) {
+                    listed.add(new ListTransactionsResponseData.TransactionState()
+                            .setTransactionalId(metadata.transactionalId()).setProducerId(metadata.producerId())
+                            .setTransactionState(metadata.state().kafkaName));
+                }
+            }
+            return new ListTransactionsResponseData().setErrorCode(Errors.NONE.code())
+                    .setUnknownStateFilters(unknownStates).setTransactionStates(listed);
+        });
+    }
+
+    /** PRODUCER_FENCED as the client of {@code version} knows it. */
+    static Errors forVersion(Errors error, short version) {
+        return error == Errors.PRODUCER_FENCED && version < FIRST_PRODUCER_FENCED_VERSION
+                ? Errors.INVALID_PRODUCER_EPOCH : error;
+    }
+}

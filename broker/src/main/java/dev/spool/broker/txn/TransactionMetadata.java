@@ -1,0 +1,94 @@
+package dev.spool.broker.txn;
+
+import dev.spool.log.TopicPartition;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Immutable: one transactional id's state as its {@code __transaction_state} record holds it. A change is a new
+ * value, written as a record first and taken as the state second.
+ *
+ * @param producerId         the producer id in use
+ * @param lastProducerId     the one before it, after the epoch ran out and a new id was given (else -1)
+ * @param producerEpoch      the current epoch
+ * @param lastProducerEpoch  the epoch before the last bump a producer asked for with its own epoch (KIP-360), so
+ *                           that its retry gets the same session; -1 after any other bump (a new session, a fence), so
+ *                           that a zombie of the previous one cannot claim the new
+ * @param timeoutMs          {@code transaction.timeout.ms} the producer asked for
+ * @param state              where the transaction is
+ * @param partitions         the partitions of the open (or ending) transaction, empty when idle
+ * @param startTimestampMs   when the open transaction began (-1 when none is open)
+ * @param updateTimestampMs  the last change
+ */
+record TransactionMetadata(String transactionalId, long producerId, long lastProducerId, short producerEpoch,
+                           short lastProducerEpoch, int timeoutMs, TransactionState state,
+                           Set<TopicPartition> partitions, long startTimestampMs, long updateTimestampMs) {
+
+    TransactionMetadata {
+        partitions = Set.copyOf(partitions);
+    }
+
+    /** A transactional id seen for the first time, given {@code producerId} at epoch 0. */
+    static TransactionMetadata first(String transactionalId, long producerId, int timeoutMs, long nowMs) {
+        return new TransactionMetadata(transactionalId, producerId, -1, (short) 0, (short) -1, timeoutMs,
+                TransactionState.EMPTY, Set.of(), -1, nowMs);
+    }
+
+    /** The partitions sorted by topic and index (records, answers and logs name them in this order). */
+    TreeSet<TopicPartition> sortedPartitions() {
+        TreeSet<TopicPartition> sorted = new TreeSet<>((a, b) -> a.topic().equals(b.topic())
+                ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+        sorted.addAll(partitions);
+        return sorted;
+    }
+
+    TransactionMetadata withState(TransactionState next, long nowMs) {
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
+                timeoutMs, next, partitions, startTimestampMs, nowMs);
+    }
+
+    /**
+     * A new producer session (InitProducerId): the next epoch, or {@code freshProducerId} at 0 once it ran out.
+     * {@code askedByItsProducer}: the current session's producer asked for it with its own id and epoch (KIP-360).
+     */
+    TransactionMetadata nextSession(long freshProducerId, int newTimeoutMs, long nowMs, boolean askedByItsProducer) {
+        if (producerEpoch >= Short.MAX_VALUE - 1) {
+            return new TransactionMetadata(transactionalId, freshProducerId, producerId, (short) 0, (short) -1,
+                    newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs);
+        }
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, (short) (producerEpoch + 1),
+                askedByItsProducer ? producerEpoch : (short) -1, newTimeoutMs, TransactionState.EMPTY, Set.of(), -1,
+                nowMs);
+    }
+
+    /**
+     * The epoch bumped to fence the producer of the open transaction, which then aborts (a timeout, a new session); at
+     * the last epoch there is none to bump to, and the transaction aborts in its own.
+     */
+    TransactionMetadata fenced(long nowMs) {
+        short epoch = producerEpoch >= Short.MAX_VALUE - 1 ? producerEpoch : (short) (producerEpoch + 1);
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, epoch, (short) -1, timeoutMs,
+                TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs);
+    }
+
+    /** Partitions join the transaction, which is open from now on. */
+    TransactionMetadata withPartitions(Set<TopicPartition> added, long nowMs) {
+        Set<TopicPartition> all = new java.util.HashSet<>(partitions);
+        all.addAll(added);
+        long start = state == TransactionState.ONGOING ? startTimestampMs : nowMs;
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
+                timeoutMs, TransactionState.ONGOING, all, start, nowMs);
+    }
+
+    /** The markers are written: the transaction is complete and holds no partition any more. */
+    TransactionMetadata completed(long nowMs) {
+        TransactionState done = state == TransactionState.PREPARE_COMMIT ? TransactionState.COMPLETE_COMMIT
+                : TransactionState.COMPLETE_ABORT;
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
+                timeoutMs, done, Set.of(), -1, nowMs);
+    }
+
+    boolean hasExpired(long nowMs) {
+        return state == TransactionState.ONGOING && startTimestampMs >= 0 && nowMs - startTimestampMs > timeoutMs;
+    }
+}
