@@ -71,17 +71,18 @@ class FollowerLogStartIT {
                     "--bootstrap-server", cluster.bootstrap(), "describe", "--status").output());
             int away = before.replicas().stream().map(Node::id)
                     .filter(id -> id != leader && id != quorumLeader).findFirst().orElseThrow();
-            // A second client, knowing the leader alone and connected to it before the pause: the waiting DeleteRecords
-            // holds the first one's connection (as in Kafka), and a client that picked the paused node for its
-            // metadata would wait out its timeout.
-            Admin other = admin(cluster.node(leader).bootstrap());
+            // Clients started during the pause know the leader alone: one that picked the paused node for its metadata
+            // would wait out its request timeout (30 s) there. The second admin client is connected before the pause:
+            // the waiting DeleteRecords holds the first one's connection (as in Kafka).
+            String leaderOnly = cluster.node(leader).bootstrap();
+            Admin other = admin(leaderOnly);
             offset(other, TOPIC, 0, OffsetSpec.earliest());
             cluster.node(away).pause();
             KafkaFuture<DeletedRecords> deleted;
             try (other) {
                 // Acknowledged once the leader took the paused follower out of the ISR. 3 MiB: the one fetch answer
                 // that may wait in the paused follower's socket holds 1 MiB (replica.fetch.max.bytes) at most.
-                produce(cluster.bootstrap(), TOPIC, "away", 3000, 1024);
+                produce(leaderOnly, TOPIC, "away", 3000, 1024);
                 deleted = admin.deleteRecords(Map.of(PARTITION, RecordsToDelete.beforeOffset(DELETED_BEFORE)),
                         new DeleteRecordsOptions().timeoutMs(60_000)).lowWatermarks().get(PARTITION);
                 awaitTrue(() -> offset(other, TOPIC, 0, OffsetSpec.earliest()) == DELETED_BEFORE,
