@@ -103,7 +103,9 @@ final class ApiLayer {
                 .register(ApiKey.OFFSET_FOR_LEADER_EPOCH, 2, ApiKey.OFFSET_FOR_LEADER_EPOCH.highestVersion,
                         new OffsetForLeaderEpochHandler(partitionLayer.hosted));
         registry.registerAdvertisingFrom(ApiKey.PRODUCE, 0, 3, ApiKey.PRODUCE.highestVersion,
-                        new ProduceHandler(metadata::image, partitionLayer.partitions, partitionLayer.appenders))
+                        new ProduceHandler(metadata::image, partitionLayer.partitions, partitionLayer.appenders,
+                                coordinators.transactionPartitions,
+                                config.get(BrokerConfig.TRANSACTION_PARTITION_VERIFICATION_ENABLE)))
                 .register(ApiKey.INIT_PRODUCER_ID, 0, ApiKey.INIT_PRODUCER_ID.highestVersion,
                         new InitProducerIdHandler(coordinators.producerIds, coordinators.transactions))
                 .register(ApiKey.DESCRIBE_PRODUCERS, 0, ApiKey.DESCRIBE_PRODUCERS.highestVersion,
@@ -120,7 +122,8 @@ final class ApiLayer {
         new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
-        new OffsetHandler(coordinators.groups, metadata::image).registerIn(registry);
+        new OffsetHandler(coordinators.groups, metadata::image, coordinators.transactionPartitions)
+                .registerIn(registry);
         if (metadataLayer.isCluster()) {
             serveAsClusterNode(config, storage, metadataLayer, registry);
         }

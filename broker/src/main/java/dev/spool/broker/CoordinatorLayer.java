@@ -6,6 +6,7 @@ import dev.spool.broker.group.GroupSettings;
 import dev.spool.broker.produce.ProducerIdManager;
 import dev.spool.broker.txn.MarkerWriter;
 import dev.spool.broker.txn.TransactionCoordinator;
+import dev.spool.broker.txn.TransactionPartitionAdder;
 import dev.spool.broker.txn.TransactionSettings;
 
 /**
@@ -19,13 +20,17 @@ final class CoordinatorLayer implements AutoCloseable {
     final GroupCoordinator groups;
     final TransactionCoordinator transactions;
     final ProducerIdManager producerIds;
+    /** What partition leaders ask the transaction coordinator before a transaction's first batch (KIP-890). */
+    final TransactionPartitionAdder transactionPartitions;
     private final Closer closer;
 
     private CoordinatorLayer(GroupCoordinator groups, TransactionCoordinator transactions,
-                             ProducerIdManager producerIds, Closer closer) {
+                             ProducerIdManager producerIds, TransactionPartitionAdder transactionPartitions,
+                             Closer closer) {
         this.groups = groups;
         this.transactions = transactions;
         this.producerIds = producerIds;
+        this.transactionPartitions = transactionPartitions;
         this.closer = closer;
     }
 
@@ -45,7 +50,10 @@ final class CoordinatorLayer implements AutoCloseable {
                     TransactionSettings.from(config), metadata.metadata, metadata.topicCreator(), partitions.partitions,
                     storage.clock, markers, producerIds));
             metadata.metadata.addListener(transactions);
-            return new CoordinatorLayer(groups, transactions, producerIds, closer);
+            TransactionPartitionAdder transactionPartitions = new TransactionPartitionAdder(config.nodeId(),
+                    transactions, metadata.metadata::image, partitions.partitions::leads, metadata.clients,
+                    storage.scheduler);
+            return new CoordinatorLayer(groups, transactions, producerIds, transactionPartitions, closer);
         } catch (RuntimeException | Error e) {
             closer.close();
             throw e;

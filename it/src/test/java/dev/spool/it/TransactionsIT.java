@@ -13,6 +13,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -120,6 +122,13 @@ class TransactionsIT {
 
         assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 3)).containsExactly("c1", "c2", "c3");
         assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 5)).containsExactly("c1", "c2", "a1", "a2", "c3");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+            TransactionDescription described = admin.describeTransactions(List.of("commit-abort")).description(
+                    "commit-abort").get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            // Kafka 4's producer speaks transactions v2 (transaction.version 2 is finalized): each end bumps the epoch.
+            assertThat(described.producerEpoch()).as("epoch 0, bumped by three ends").isEqualTo(3);
+            assertThat(described.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        }
         // 5 records and 3 markers; nothing open, so both isolation levels end at the log end.
         assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).isEqualTo(8);
         assertThat(endOffset(topic, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(8);

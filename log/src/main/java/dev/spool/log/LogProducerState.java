@@ -59,6 +59,11 @@ final class LogProducerState {
         }
     }
 
+    boolean hasOpenTransaction(long producerId, short producerEpoch) {
+        ProducerStateEntry entry = state == null ? null : state.producer(producerId);
+        return entry != null && entry.inTransaction() && entry.producerEpoch() == producerEpoch;
+    }
+
     /** The transactions that bound the last stable offset, or null while not loaded (then unknown). */
     UnstableOffsets unstable() {
         return unstable;

@@ -921,6 +921,19 @@ public final class PartitionLog implements AutoCloseable {
         return new LogOffsetMetadata(lastStable, segment.baseOffset(), position >= 0 ? position : size);
     }
 
+    /**
+     * Whether producer {@code producerId} has a transaction open in this log at epoch {@code producerEpoch}, as of
+     * the last append; false while the producer state is not loaded (not known).
+     */
+    public boolean hasOpenTransaction(long producerId, short producerEpoch) {
+        lock.lock();
+        try {
+            return producerState.hasOpenTransaction(producerId, producerEpoch);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Loads the producer state if it is not loaded yet (it reads the log: not on a network thread). */
     public void loadProducerState() throws IOException {
         lock.lock();

@@ -25,18 +25,23 @@ public final class ApiVersionsHandler implements ApiHandler {
      * replicas of {@code eligible.leader.replicas.version} 1 (KIP-966, on as in Kafka 4.1+; their fields are tagged
      * ones of PartitionRecord and PartitionChangeRecord v2, written only when set); {@code kraft.version} 0 for a
      * static quorum (a level 0 is left out of the finalized features, as Kafka leaves it) and 1 for a dynamic one
-     * (KIP-853). Features Spool lacks (group.version, transaction.version, ...) are not advertised, so clients use
-     * the protocols of their level 0.
+     * (KIP-853); {@code transaction.version} 2, transactions v2 (KIP-890: the epoch bumped at each end, partitions
+     * added by their leaders), which Kafka 4 clients use when it is finalized and the others ignore. Features Spool
+     * lacks (group.version, ...) are not advertised, so clients use the protocols of their level 0.
      */
     static final short METADATA_VERSION_LEVEL = 7;
     private static final String ELIGIBLE_LEADER_REPLICAS = "eligible.leader.replicas.version";
     private static final short ELIGIBLE_LEADER_REPLICAS_LEVEL = 1;
+    private static final String TRANSACTION_VERSION = "transaction.version";
+    private static final short TRANSACTION_VERSION_LEVEL = 2;
     private static final List<SupportedFeatureKey> SUPPORTED_FEATURES = List.of(
             new SupportedFeatureKey().setName("metadata.version").setMinVersion(METADATA_VERSION_LEVEL)
                     .setMaxVersion(METADATA_VERSION_LEVEL),
             new SupportedFeatureKey().setName("kraft.version").setMinVersion((short) 0).setMaxVersion((short) 1),
             new SupportedFeatureKey().setName(ELIGIBLE_LEADER_REPLICAS).setMinVersion((short) 0)
-                    .setMaxVersion(ELIGIBLE_LEADER_REPLICAS_LEVEL));
+                    .setMaxVersion(ELIGIBLE_LEADER_REPLICAS_LEVEL),
+            new SupportedFeatureKey().setName(TRANSACTION_VERSION).setMinVersion((short) 0)
+                    .setMaxVersion(TRANSACTION_VERSION_LEVEL));
     /** The levels never change, so their epoch (Kafka: the metadata offset of the last change) is the first. */
     private static final long FINALIZED_FEATURES_EPOCH = 0;
 
@@ -55,7 +60,9 @@ public final class ApiVersionsHandler implements ApiHandler {
                 .setName("metadata.version").setMinVersionLevel(METADATA_VERSION_LEVEL)
                 .setMaxVersionLevel(METADATA_VERSION_LEVEL), new FinalizedFeatureKey()
                 .setName(ELIGIBLE_LEADER_REPLICAS).setMinVersionLevel(ELIGIBLE_LEADER_REPLICAS_LEVEL)
-                .setMaxVersionLevel(ELIGIBLE_LEADER_REPLICAS_LEVEL)));
+                .setMaxVersionLevel(ELIGIBLE_LEADER_REPLICAS_LEVEL), new FinalizedFeatureKey()
+                .setName(TRANSACTION_VERSION).setMinVersionLevel(TRANSACTION_VERSION_LEVEL)
+                .setMaxVersionLevel(TRANSACTION_VERSION_LEVEL)));
         if (kraftVersion > 0) {
             finalized.add(new FinalizedFeatureKey().setName("kraft.version").setMinVersionLevel(kraftVersion)
                     .setMaxVersionLevel(kraftVersion));

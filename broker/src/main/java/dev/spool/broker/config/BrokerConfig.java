@@ -187,6 +187,10 @@ public final class BrokerConfig {
             ConfigKey.integer("transaction.remove.expired.transaction.cleanup.interval.ms", 3600000,
                     "How often expired transactional ids are removed.")
             .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Boolean> TRANSACTION_PARTITION_VERIFICATION_ENABLE = ConfigKey.bool(
+            "transaction.partition.verification.enable", true,
+            "Whether a partition's leader checks with the transaction coordinator that the partition is part of the "
+                    + "producer's transaction before it writes the transaction's first batch there (KIP-890).");
 
     public static final ConfigKey<Integer> GROUP_COORDINATOR_THREADS = ConfigKey.integer(
             "group.coordinator.threads", 4,
@@ -305,7 +309,8 @@ public final class BrokerConfig {
             GROUP_COORDINATOR_THREADS, TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
             TRANSACTION_STATE_LOG_MIN_ISR, TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS,
             TRANSACTIONAL_ID_EXPIRATION_MS, TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
-            TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
+            TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS, TRANSACTION_PARTITION_VERIFICATION_ENABLE,
+            PROCESS_ROLES, CONTROLLER_QUORUM_VOTERS,
             CONTROLLER_QUORUM_BOOTSTRAP_SERVERS, CONTROLLER_LISTENER_NAMES, CONTROLLER_QUORUM_RAFT_PORT_OFFSET, CLUSTER_ID,
             BROKER_RACK, BROKER_SESSION_TIMEOUT_MS, BROKER_HEARTBEAT_INTERVAL_MS, REPLICA_FETCH_WAIT_MAX_MS,
             REPLICA_FETCH_MIN_BYTES, REPLICA_FETCH_MAX_BYTES, REPLICA_FETCH_RESPONSE_MAX_BYTES,

@@ -14,6 +14,8 @@ import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseT
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
 import dev.spool.protocol.message.OffsetFetchRequestData;
+import dev.spool.broker.produce.TransactionMembership;
+import dev.spool.log.TopicPartition;
 import dev.spool.protocol.message.TxnOffsetCommitRequestData;
 import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
 import dev.spool.protocol.message.TxnOffsetCommitResponseData;
@@ -32,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -48,15 +51,25 @@ public final class OffsetHandler implements ApiFamily {
     private static final short FIRST_BATCHED_FETCH_VERSION = 8;
     /** OffsetFetch v2 added the top-level error and "all partitions" (null topics). */
     private static final short FIRST_TOP_LEVEL_ERROR_VERSION = 2;
-    /** TxnOffsetCommit v5 is transactions v2 (the partition added implicitly), not served yet. */
-    private static final int TXN_OFFSET_COMMIT_MAX_VERSION = 4;
+    /** TxnOffsetCommit v5 is transactions v2: the group's partition joins the transaction with it. */
+    private static final short FIRST_IMPLICIT_ADD_VERSION = 5;
+    /** v6 names topics by id (KIP-1319), not served yet. */
+    private static final int TXN_OFFSET_COMMIT_MAX_VERSION = 5;
 
     private final GroupCoordinator coordinator;
     private final Supplier<MetadataImage> metadata;
+    private final TransactionMembership transactions;
 
+    /** A broker without transactions v2 (tests): TxnOffsetCommit v5's partition is taken as in the transaction. */
     public OffsetHandler(GroupCoordinator coordinator, Supplier<MetadataImage> metadata) {
+        this(coordinator, metadata, TransactionMembership.ANY);
+    }
+
+    public OffsetHandler(GroupCoordinator coordinator, Supplier<MetadataImage> metadata,
+                         TransactionMembership transactions) {
         this.coordinator = coordinator;
         this.metadata = metadata;
+        this.transactions = transactions;
     }
 
     /** OffsetCommit v10 and OffsetFetch v10 name topics by id; 9 is what the clients send (docs/protocol.md). */
@@ -70,7 +83,8 @@ public final class OffsetHandler implements ApiFamily {
                 .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
                         (context, request) -> delete(request))
                 .register(ApiKey.TXN_OFFSET_COMMIT, 0, TXN_OFFSET_COMMIT_MAX_VERSION, TxnOffsetCommitRequestData.class,
-                        (context, request) -> commitTransactional(request));
+                        (context, request) -> context.apiVersion() >= FIRST_IMPLICIT_ADD_VERSION
+                                ? joinThenCommit(request) : commitTransactional(request));
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
@@ -86,19 +100,31 @@ public final class OffsetHandler implements ApiFamily {
                 .thenApply(answer -> check.answer(request, answer));
     }
 
+    /** TxnOffsetCommit v5: the group's {@code __consumer_offsets} partition joins the transaction first (KIP-890). */
+    private CompletableFuture<TxnOffsetCommitResponseData> joinThenCommit(TxnOffsetCommitRequestData request) {
+        TopicPartition offsets = new TopicPartition(GroupCoordinator.TOPIC, coordinator.partitionFor(request.groupId()));
+        return transactions.add(request.transactionalId(), request.producerId(), request.producerEpoch(),
+                        Set.of(offsets), false)
+                .thenCompose(error -> error == Errors.NONE ? commitTransactional(request)
+                        : CompletableFuture.completedFuture(failedTransactionalCommit(request, error)));
+    }
+
     private CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request) {
         return coordinator.call(request.groupId(),
                 shard -> CompletableFuture.completedFuture(shard.offsetCommits().commitTransactional(request)),
-                error -> {
-                    List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
-                    for (TxnOffsetCommitRequestTopic topic : request.topics()) {
-                        topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(
-                                topic.partitions().stream().map(partition -> new TxnOffsetCommitResponsePartition()
-                                        .setPartitionIndex(partition.partitionIndex()).setErrorCode(error.code()))
-                                        .toList()));
-                    }
-                    return new TxnOffsetCommitResponseData().setTopics(topics);
-                });
+                error -> failedTransactionalCommit(request, error));
+    }
+
+    private static TxnOffsetCommitResponseData failedTransactionalCommit(TxnOffsetCommitRequestData request,
+                                                                        Errors error) {
+        List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+            topics.add(new TxnOffsetCommitResponseTopic().setName(topic.name()).setPartitions(
+                    topic.partitions().stream().map(partition -> new TxnOffsetCommitResponsePartition()
+                            .setPartitionIndex(partition.partitionIndex()).setErrorCode(error.code()))
+                            .toList()));
+        }
+        return new TxnOffsetCommitResponseData().setTopics(topics);
     }
 
     private static OffsetCommitResponseData failedCommit(OffsetCommitRequestData request, Errors error) {

@@ -43,9 +43,11 @@ import java.util.function.Supplier;
  * acks=0 gets no response; if a partition failed the connection is closed instead, as Kafka does, so the
  * producer refreshes its metadata.
  *
- * <p>A transactional producer's batch opens its transaction in the partition (the log's producer state); the
- * partition is not yet checked to be part of the transaction with its coordinator (AddPartitionsToTxn v4
- * verification, KIP-890).
+ * <p>A transactional producer's batch opens its transaction in the partition (the log's producer state). Before the
+ * first batch of a transaction in a partition, the coordinator is asked ({@link TransactionMembership}, KIP-890): from
+ * Produce v12 on (transactions v2) it adds the partition to the transaction, which the client no longer does; before,
+ * it checks that the client added it ({@code transaction.partition.verification.enable}). A partition it refuses is
+ * not written; its answer is retriable (NOT_ENOUGH_REPLICAS) while the coordinator is busy or away, as in Kafka.
  */
 public final class ProduceHandler implements ApiHandler {
 
@@ -54,14 +56,30 @@ public final class ProduceHandler implements ApiHandler {
     /** Clients may not produce to internal topics, as in Kafka; only its own admin client may. */
     private static final String ADMIN_CLIENT_ID = "__admin_client";
 
+    /** Produce v12 is transactions v2: the partitions of a transactional batch are added by the leader. */
+    static final short FIRST_IMPLICIT_ADD_VERSION = 12;
+    /** Produce v11 added TRANSACTION_ABORTABLE. */
+    static final short FIRST_TRANSACTION_ABORTABLE_VERSION = 11;
+
     private final Supplier<MetadataImage> metadata;
     private final PartitionManager partitions;
     private final PartitionAppenders appenders;
+    private final TransactionMembership transactions;
+    private final boolean verifyTransactions;
 
+    /** A broker that asks no coordinator (tests). */
     public ProduceHandler(Supplier<MetadataImage> metadata, PartitionManager partitions, PartitionAppenders appenders) {
+        this(metadata, partitions, appenders, TransactionMembership.ANY, false);
+    }
+
+    /** {@code verifyTransactions}: {@code transaction.partition.verification.enable}, for transactions v1. */
+    public ProduceHandler(Supplier<MetadataImage> metadata, PartitionManager partitions, PartitionAppenders appenders,
+                          TransactionMembership transactions, boolean verifyTransactions) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.appenders = appenders;
+        this.transactions = transactions;
+        this.verifyTransactions = verifyTransactions;
     }
 
     @Override
@@ -74,6 +92,9 @@ public final class ProduceHandler implements ApiHandler {
             requestError = Errors.INVALID_REQUIRED_ACKS;
         }
         MetadataImage image = metadata.get();
+        boolean joinTransactions = request.transactionalId() != null
+                && (version >= FIRST_IMPLICIT_ADD_VERSION || verifyTransactions);
+        TransactionJoins joins = joinTransactions ? new TransactionJoins() : null;
         List<CompletableFuture<PartitionProduceResponse>> pending = new ArrayList<>();
         ProduceResponseData response = new ProduceResponseData();
         List<TopicProduceResponse> topics = new ArrayList<>(request.topicData().size());
@@ -99,16 +120,40 @@ public final class ProduceHandler implements ApiHandler {
                     addEndpoint(response, image, leader, context.connection().listenerName());
                     continue;
                 }
-                pending.add(appenders.of(partition).append(writableRecords(data.records()), version, acks,
-                        request.timeoutMs()));
+                ByteBuffer records = writableRecords(data.records());
+                PartitionAppender appender = appenders.of(partition);
+                pending.add(joins != null && joins.needs(partition, records)
+                        ? joins.then(error -> error == Errors.NONE
+                                ? appender.append(records, version, acks, request.timeoutMs())
+                                : CompletableFuture.completedFuture(failed(produceError(error, version))
+                                        .setIndex(data.index())))
+                        : appender.append(records, version, acks, request.timeoutMs()));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())
                     .setPartitionResponses(answers));
         }
         response.setResponses(topics);
+        if (joins != null) {
+            joins.ask(transactions, request.transactionalId(), version < FIRST_IMPLICIT_ADD_VERSION);
+        }
         return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                 .thenApply(done -> complete(response, pending, acks, context));
+    }
+
+    /**
+     * What a partition the coordinator did not take into the transaction answers: retriable while the coordinator is
+     * busy (the previous transaction's markers), moving or away; INVALID_PRODUCER_EPOCH for a fenced producer;
+     * else the transaction must abort (INVALID_TXN_STATE before Produce v11).
+     */
+    static Errors produceError(Errors coordinatorError, short version) {
+        return switch (coordinatorError) {
+            case CONCURRENT_TRANSACTIONS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS ->
+                    Errors.NOT_ENOUGH_REPLICAS;
+            case PRODUCER_FENCED, INVALID_PRODUCER_EPOCH -> Errors.INVALID_PRODUCER_EPOCH;
+            default -> version >= FIRST_TRANSACTION_ABORTABLE_VERSION ? Errors.TRANSACTION_ABORTABLE
+                    : Errors.INVALID_TXN_STATE;
+        };
     }
 
     /** Why no partition of this topic can be written, or null. */

@@ -121,17 +121,32 @@ public final class TransactionCoordinator implements MetadataListener, AutoClose
                                 expectedProducerId, expectedEpoch, producerId), TransactionShard.Session::failed));
     }
 
-    /** AddPartitionsToTxn (v0-3) and AddOffsetsToTxn: NONE or the error for all of them. */
+    /**
+     * AddPartitionsToTxn, AddOffsetsToTxn, and a partition leader's add or check ({@code verifyOnly}) for a
+     * transactional batch: NONE or the error for all of them.
+     */
     public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short producerEpoch,
-                                                   Set<TopicPartition> added) {
-        return call(transactionalId, shard -> shard.addPartitions(transactionalId, producerId, producerEpoch, added),
-                error -> error);
+                                                   Set<TopicPartition> added, boolean verifyOnly) {
+        return call(transactionalId, shard -> shard.addPartitions(transactionalId, producerId, producerEpoch, added,
+                verifyOnly), error -> error);
     }
 
-    public CompletableFuture<Errors> endTxn(String transactionalId, long producerId, short producerEpoch,
-                                            boolean commit) {
-        return call(transactionalId, shard -> shard.endTxn(transactionalId, producerId, producerEpoch, commit),
-                error -> error);
+    /** EndTxn; {@code bumpEpoch} for v5 (transactions v2), whose answer names the producer id and epoch to go on with. */
+    public CompletableFuture<TransactionShard.Ended> endTxn(String transactionalId, long producerId, short producerEpoch,
+                                                            boolean commit, boolean bumpEpoch) {
+        return endTxn(transactionalId, producerId, producerEpoch, commit, bumpEpoch, -1).thenCompose(ended ->
+                ended != TransactionShard.Ended.NEEDS_PRODUCER_ID ? CompletableFuture.completedFuture(ended)
+                        : producerIds.nextProducerId().handle((fresh, failure) -> fresh).thenCompose(fresh ->
+                                fresh == null ? CompletableFuture.completedFuture(
+                                        TransactionShard.Ended.of(Errors.COORDINATOR_LOAD_IN_PROGRESS))
+                                        : endTxn(transactionalId, producerId, producerEpoch, commit, true, fresh)));
+    }
+
+    private CompletableFuture<TransactionShard.Ended> endTxn(String transactionalId, long producerId,
+                                                             short producerEpoch, boolean commit, boolean bumpEpoch,
+                                                             long freshProducerId) {
+        return call(transactionalId, shard -> shard.endTxn(transactionalId, producerId, producerEpoch, commit,
+                bumpEpoch, freshProducerId), TransactionShard.Ended::of);
     }
 
     /** The id's transaction (DescribeTransactions), or null with TRANSACTIONAL_ID_NOT_FOUND as the error. */

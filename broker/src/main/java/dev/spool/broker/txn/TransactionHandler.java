@@ -11,8 +11,10 @@ import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
 import dev.spool.protocol.message.AddOffsetsToTxnResponseData;
 import dev.spool.protocol.message.AddPartitionsToTxnRequestData;
 import dev.spool.protocol.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
+import dev.spool.protocol.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction;
 import dev.spool.protocol.message.AddPartitionsToTxnResponseData;
 import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnPartitionResult;
+import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnResult;
 import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnTopicResult;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.DescribeTransactionsRequestData;
@@ -32,19 +34,21 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * The transactional producer's APIs of transactions v1, each handed to the {@link TransactionCoordinator} shard of its
- * transactional id: AddPartitionsToTxn (v0-3, a client's), AddOffsetsToTxn (the group's {@code __consumer_offsets}
- * partition joins the transaction) and EndTxn (v0-4). Before the versions that know PRODUCER_FENCED, it is answered
- * INVALID_PRODUCER_EPOCH, as Kafka does. And the administration's: DescribeTransactions (on the id's coordinator) and
- * ListTransactions (each broker lists those it coordinates, filtered by state, producer id, duration and id pattern),
- * which {@code kafka-transactions} uses. Thread-safe.
+ * The transactional producer's APIs, each handed to the {@link TransactionCoordinator} shard of its transactional id:
+ * AddPartitionsToTxn (v0-3 a client's; v4-5 a partition leader's, batched by transactional id, that adds the
+ * partitions of a transactions v2 producer's batches or checks those of a v1 producer's), AddOffsetsToTxn (the
+ * group's {@code __consumer_offsets} partition joins the transaction) and EndTxn (v0-4; v5 is transactions v2, the
+ * epoch bumped at each end). Before the versions that know PRODUCER_FENCED, it is answered INVALID_PRODUCER_EPOCH,
+ * as Kafka does. And the administration's: DescribeTransactions (on the id's coordinator) and ListTransactions
+ * (each broker lists those it coordinates, filtered by state, producer id, duration and id pattern), which
+ * {@code kafka-transactions} uses. Thread-safe.
  */
 public final class TransactionHandler implements ApiFamily {
 
-    /** AddPartitionsToTxn v4+ are a broker's batched verification, not built yet; clients send v3 at most. */
-    private static final int ADD_PARTITIONS_MAX_VERSION = 3;
-    /** EndTxn v5 is transactions v2 (the epoch bumped at each end), not advertised yet. */
-    private static final int END_TXN_MAX_VERSION = 4;
+    /** AddPartitionsToTxn v4 is the first of a broker's batched requests. */
+    private static final short FIRST_BROKER_ADD_PARTITIONS_VERSION = 4;
+    /** EndTxn v5 is transactions v2: the epoch bumped at each end. */
+    private static final short FIRST_EPOCH_BUMPING_END_TXN_VERSION = 5;
     private static final short FIRST_PRODUCER_FENCED_VERSION = 2;
 
     private final TransactionCoordinator coordinator;
@@ -61,11 +65,11 @@ public final class TransactionHandler implements ApiFamily {
 
     @Override
     public void registerIn(ApiRegistry registry) {
-        registry.register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, ADD_PARTITIONS_MAX_VERSION,
+        registry.register(ApiKey.ADD_PARTITIONS_TO_TXN, 0, ApiKey.ADD_PARTITIONS_TO_TXN.highestVersion,
                         AddPartitionsToTxnRequestData.class, this::addPartitions)
                 .register(ApiKey.ADD_OFFSETS_TO_TXN, 0, ApiKey.ADD_OFFSETS_TO_TXN.highestVersion,
                         AddOffsetsToTxnRequestData.class, this::addOffsets)
-                .register(ApiKey.END_TXN, 0, END_TXN_MAX_VERSION, EndTxnRequestData.class, this::endTxn)
+                .register(ApiKey.END_TXN, 0, ApiKey.END_TXN.highestVersion, EndTxnRequestData.class, this::endTxn)
                 .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, ApiKey.DESCRIBE_TRANSACTIONS.highestVersion,
                         DescribeTransactionsRequestData.class, (context, request) -> describe(request))
                 .register(ApiKey.LIST_TRANSACTIONS, 0, ApiKey.LIST_TRANSACTIONS.highestVersion,
@@ -74,6 +78,9 @@ public final class TransactionHandler implements ApiFamily {
 
     private CompletableFuture<AddPartitionsToTxnResponseData> addPartitions(RequestContext context,
                                                                            AddPartitionsToTxnRequestData request) {
+        if (context.apiVersion() >= FIRST_BROKER_ADD_PARTITIONS_VERSION) {
+            return addPartitionsForBroker(request);
+        }
         MetadataImage image = metadata.get();
         Set<TopicPartition> added = new HashSet<>();
         boolean unknown = false;
@@ -94,14 +101,39 @@ public final class TransactionHandler implements ApiFamily {
         }
         short version = context.apiVersion();
         return coordinator.addPartitions(request.v3AndBelowTransactionalId(), request.v3AndBelowProducerId(),
-                        request.v3AndBelowProducerEpoch(), added)
+                        request.v3AndBelowProducerEpoch(), added, false)
                 .thenApply(error -> results(request, partition -> forVersion(error, version)));
+    }
+
+    /** A partition leader's request: each transaction's partitions added (or checked), each answered on its own. */
+    private CompletableFuture<AddPartitionsToTxnResponseData> addPartitionsForBroker(
+            AddPartitionsToTxnRequestData request) {
+        List<CompletableFuture<AddPartitionsToTxnResult>> answers = new ArrayList<>();
+        for (AddPartitionsToTxnTransaction transaction : request.transactions()) {
+            Set<TopicPartition> added = new HashSet<>();
+            for (AddPartitionsToTxnTopic topic : transaction.topics()) {
+                topic.partitions().forEach(index -> added.add(new TopicPartition(topic.name(), index)));
+            }
+            answers.add(coordinator.addPartitions(transaction.transactionalId(), transaction.producerId(),
+                    transaction.producerEpoch(), added, transaction.verifyOnly()).thenApply(error ->
+                    new AddPartitionsToTxnResult().setTransactionalId(transaction.transactionalId())
+                            .setTopicResults(topicResults(transaction.topics(), partition -> error))));
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done ->
+                new AddPartitionsToTxnResponseData().setErrorCode(Errors.NONE.code()).setResultsByTransaction(
+                        answers.stream().map(CompletableFuture::join).toList()));
     }
 
     private static AddPartitionsToTxnResponseData results(AddPartitionsToTxnRequestData request,
                                                           Function<TopicPartition, Errors> errorOf) {
+        return new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(
+                topicResults(request.v3AndBelowTopics(), errorOf));
+    }
+
+    private static List<AddPartitionsToTxnTopicResult> topicResults(List<AddPartitionsToTxnTopic> requested,
+                                                                    Function<TopicPartition, Errors> errorOf) {
         List<AddPartitionsToTxnTopicResult> topics = new ArrayList<>();
-        for (AddPartitionsToTxnTopic topic : request.v3AndBelowTopics()) {
+        for (AddPartitionsToTxnTopic topic : requested) {
             List<AddPartitionsToTxnPartitionResult> partitions = new ArrayList<>();
             for (int index : topic.partitions()) {
                 partitions.add(new AddPartitionsToTxnPartitionResult().setPartitionIndex(index)
@@ -109,7 +141,7 @@ public final class TransactionHandler implements ApiFamily {
             }
             topics.add(new AddPartitionsToTxnTopicResult().setName(topic.name()).setResultsByPartition(partitions));
         }
-        return new AddPartitionsToTxnResponseData().setResultsByTopicV3AndBelow(topics);
+        return topics;
     }
 
     private CompletableFuture<AddOffsetsToTxnResponseData> addOffsets(RequestContext context,
@@ -117,16 +149,16 @@ public final class TransactionHandler implements ApiFamily {
         short version = context.apiVersion();
         TopicPartition offsets = new TopicPartition("__consumer_offsets", groupPartition.apply(request.groupId()));
         return coordinator.addPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                        Set.of(offsets))
+                        Set.of(offsets), false)
                 .thenApply(error -> new AddOffsetsToTxnResponseData().setErrorCode(forVersion(error, version).code()));
     }
 
     private CompletableFuture<EndTxnResponseData> endTxn(RequestContext context, EndTxnRequestData request) {
         short version = context.apiVersion();
         return coordinator.endTxn(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                        request.committed())
-                .thenApply(error -> new EndTxnResponseData().setErrorCode(forVersion(error, version).code())
-                        .setProducerId(-1).setProducerEpoch((short) -1));
+                        request.committed(), version >= FIRST_EPOCH_BUMPING_END_TXN_VERSION)
+                .thenApply(ended -> new EndTxnResponseData().setErrorCode(forVersion(ended.error(), version).code())
+                        .setProducerId(ended.producerId()).setProducerEpoch(ended.producerEpoch()));
     }
 
     private CompletableFuture<DescribeTransactionsResponseData> describe(DescribeTransactionsRequestData request) {

@@ -10,6 +10,8 @@ import java.util.TreeSet;
  *
  * @param producerId         the producer id in use
  * @param lastProducerId     the one before it, after the epoch ran out and a new id was given (else -1)
+ * @param nextProducerId     while a transactions v2 end whose epoch ran out is written: the id the producer goes on
+ *                           with, at epoch 0, once it completes (else -1)
  * @param producerEpoch      the current epoch
  * @param lastProducerEpoch  the epoch before the last bump a producer asked for with its own epoch (KIP-360), so
  *                           that its retry gets the same session; -1 after any other bump (a new session, a fence), so
@@ -19,10 +21,16 @@ import java.util.TreeSet;
  * @param partitions         the partitions of the open (or ending) transaction, empty when idle
  * @param startTimestampMs   when the open transaction began (-1 when none is open)
  * @param updateTimestampMs  the last change
+ * @param clientTransactionVersion 2 once the producer ended a transaction with EndTxn v5 (transactions v2, KIP-890:
+ *                           the epoch bumped at each end), else 0
  */
-record TransactionMetadata(String transactionalId, long producerId, long lastProducerId, short producerEpoch,
-                           short lastProducerEpoch, int timeoutMs, TransactionState state,
-                           Set<TopicPartition> partitions, long startTimestampMs, long updateTimestampMs) {
+record TransactionMetadata(String transactionalId, long producerId, long lastProducerId, long nextProducerId,
+                           short producerEpoch, short lastProducerEpoch, int timeoutMs, TransactionState state,
+                           Set<TopicPartition> partitions, long startTimestampMs, long updateTimestampMs,
+                           short clientTransactionVersion) {
+
+    /** The level of {@code transaction.version} whose clients bump the epoch at each end. */
+    static final short TRANSACTIONS_V2 = 2;
 
     TransactionMetadata {
         partitions = Set.copyOf(partitions);
@@ -30,8 +38,8 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
 
     /** A transactional id seen for the first time, given {@code producerId} at epoch 0. */
     static TransactionMetadata first(String transactionalId, long producerId, int timeoutMs, long nowMs) {
-        return new TransactionMetadata(transactionalId, producerId, -1, (short) 0, (short) -1, timeoutMs,
-                TransactionState.EMPTY, Set.of(), -1, nowMs);
+        return new TransactionMetadata(transactionalId, producerId, -1, -1, (short) 0, (short) -1, timeoutMs,
+                TransactionState.EMPTY, Set.of(), -1, nowMs, (short) 0);
     }
 
     /** The partitions sorted by topic and index (records, answers and logs name them in this order). */
@@ -43,8 +51,8 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
     }
 
     TransactionMetadata withState(TransactionState next, long nowMs) {
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
-                timeoutMs, next, partitions, startTimestampMs, nowMs);
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, nextProducerId, producerEpoch,
+                lastProducerEpoch, timeoutMs, next, partitions, startTimestampMs, nowMs, clientTransactionVersion);
     }
 
     /**
@@ -53,12 +61,12 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
      */
     TransactionMetadata nextSession(long freshProducerId, int newTimeoutMs, long nowMs, boolean askedByItsProducer) {
         if (producerEpoch >= Short.MAX_VALUE - 1) {
-            return new TransactionMetadata(transactionalId, freshProducerId, producerId, (short) 0, (short) -1,
-                    newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs);
+            return new TransactionMetadata(transactionalId, freshProducerId, producerId, -1, (short) 0, (short) -1,
+                    newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs, clientTransactionVersion);
         }
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, (short) (producerEpoch + 1),
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, (short) (producerEpoch + 1),
                 askedByItsProducer ? producerEpoch : (short) -1, newTimeoutMs, TransactionState.EMPTY, Set.of(), -1,
-                nowMs);
+                nowMs, clientTransactionVersion);
     }
 
     /**
@@ -67,8 +75,8 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
      */
     TransactionMetadata fenced(long nowMs) {
         short epoch = producerEpoch >= Short.MAX_VALUE - 1 ? producerEpoch : (short) (producerEpoch + 1);
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, epoch, (short) -1, timeoutMs,
-                TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs);
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, epoch, (short) -1, timeoutMs,
+                TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs, clientTransactionVersion);
     }
 
     /** Partitions join the transaction, which is open from now on. */
@@ -76,16 +84,50 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
         Set<TopicPartition> all = new java.util.HashSet<>(partitions);
         all.addAll(added);
         long start = state == TransactionState.ONGOING ? startTimestampMs : nowMs;
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
-                timeoutMs, TransactionState.ONGOING, all, start, nowMs);
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, nextProducerId, producerEpoch,
+                lastProducerEpoch, timeoutMs, TransactionState.ONGOING, all, start, nowMs, clientTransactionVersion);
     }
 
-    /** The markers are written: the transaction is complete and holds no partition any more. */
+    /**
+     * EndTxn v5 (transactions v2): the transaction ends ({@code ending}: PrepareCommit or PrepareAbort) with the epoch
+     * bumped, so that each transaction is its own (producer id, epoch) and a late write or marker of this one cannot
+     * join the next. At the last epoch the markers carry it, and the producer goes on with {@code freshProducerId}
+     * at epoch 0 once they are written ({@link #completed}).
+     */
+    TransactionMetadata endedWithBump(TransactionState ending, long freshProducerId, long nowMs) {
+        short epoch = (short) (producerEpoch + 1);
+        long next = epoch == Short.MAX_VALUE ? freshProducerId : -1;
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, producerEpoch,
+                timeoutMs, ending, partitions, startTimestampMs, nowMs, TRANSACTIONS_V2);
+    }
+
+    /** Whether the next bump reaches the last epoch, and so needs a fresh producer id for the producer to go on. */
+    boolean bumpNeedsFreshProducerId() {
+        return producerEpoch + 1 >= Short.MAX_VALUE;
+    }
+
+    /** The producer id and epoch the client continues with once this transaction completes (EndTxn v5's answer). */
+    long continuingProducerId() {
+        return nextProducerId >= 0 ? nextProducerId : producerId;
+    }
+
+    short continuingProducerEpoch() {
+        return nextProducerId >= 0 ? 0 : producerEpoch;
+    }
+
+    /**
+     * The markers are written: the transaction is complete and holds no partition any more; after a transactions
+     * v2 end at the last epoch, the producer's next id takes over at epoch 0.
+     */
     TransactionMetadata completed(long nowMs) {
         TransactionState done = state == TransactionState.PREPARE_COMMIT ? TransactionState.COMPLETE_COMMIT
                 : TransactionState.COMPLETE_ABORT;
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, producerEpoch, lastProducerEpoch,
-                timeoutMs, done, Set.of(), -1, nowMs);
+        if (nextProducerId >= 0) {
+            return new TransactionMetadata(transactionalId, nextProducerId, producerId, -1, (short) 0, (short) -1,
+                    timeoutMs, done, Set.of(), -1, nowMs, clientTransactionVersion);
+        }
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, producerEpoch,
+                lastProducerEpoch, timeoutMs, done, Set.of(), -1, nowMs, clientTransactionVersion);
     }
 
     boolean hasExpired(long nowMs) {

@@ -25,8 +25,10 @@ import java.util.Set;
 final class TransactionRecords {
 
     private static final short KEY_VERSION = 0;
-    /** What Kafka writes for a client of transactions v1 (v1, with tagged fields, is for v2 clients). */
+    /** What Kafka writes for a client of transactions v1. */
     static final short VALUE_VERSION = 0;
+    /** What it writes for one of transactions v2: flexible, with the next producer id and the client's version tagged. */
+    static final short TRANSACTIONS_V2_VALUE_VERSION = 1;
 
     /** A record read back: the id and its state, or null for a tombstone. */
     record Read(String transactionalId, TransactionMetadata metadata) {
@@ -57,8 +59,12 @@ final class TransactionRecords {
                 .setTransactionStatus(metadata.state().id)
                 .setTransactionPartitions(partitions)
                 .setTransactionLastUpdateTimestampMs(metadata.updateTimestampMs())
-                .setTransactionStartTimestampMs(metadata.startTimestampMs());
-        return VersionedBytes.of(VALUE_VERSION, value, VALUE_VERSION);
+                .setTransactionStartTimestampMs(metadata.startTimestampMs())
+                .setNextProducerId(metadata.nextProducerId())
+                .setClientTransactionVersion(metadata.clientTransactionVersion());
+        short version = metadata.clientTransactionVersion() >= TransactionMetadata.TRANSACTIONS_V2
+                ? TRANSACTIONS_V2_VALUE_VERSION : VALUE_VERSION;
+        return VersionedBytes.of(version, value, version);
     }
 
     /** Reads a record; a version this broker does not know is refused loudly (its state would be wrong). */
@@ -91,8 +97,9 @@ final class TransactionRecords {
             }
         }
         return new Read(transactionalId, new TransactionMetadata(transactionalId, data.producerId(),
-                data.previousProducerId(), data.producerEpoch(), (short) -1, data.transactionTimeoutMs(),
-                TransactionState.of(data.transactionStatus()), partitions, data.transactionStartTimestampMs(),
-                data.transactionLastUpdateTimestampMs()));
+                data.previousProducerId(), data.nextProducerId(), data.producerEpoch(), (short) -1,
+                data.transactionTimeoutMs(), TransactionState.of(data.transactionStatus()), partitions,
+                data.transactionStartTimestampMs(), data.transactionLastUpdateTimestampMs(),
+                data.clientTransactionVersion()));
     }
 }

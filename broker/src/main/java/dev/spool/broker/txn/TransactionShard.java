@@ -39,6 +39,19 @@ final class TransactionShard implements CoordinatorShard {
         }
     }
 
+    /**
+     * What EndTxn answers: the error and, for transactions v2, the producer id and epoch the client goes on with.
+     * {@link #NEEDS_PRODUCER_ID}: the end would use the last epoch; ask again with a fresh producer id.
+     */
+    record Ended(Errors error, long producerId, short producerEpoch) {
+        static final Ended NEEDS_PRODUCER_ID = new Ended(null, -1, (short) -1);
+
+        /** An answer without a producer id and epoch: an error, or the end of a transactions v1 transaction. */
+        static Ended of(Errors error) {
+            return new Ended(error, -1, (short) -1);
+        }
+    }
+
     /** Finishes a transaction whose markers a {@link MarkerWriter} wrote: called back on this shard's thread. */
     interface Completions {
         /**
@@ -151,19 +164,30 @@ final class TransactionShard implements CoordinatorShard {
     }
 
     /**
-     * AddPartitionsToTxn (v0-3) and AddOffsetsToTxn (the group's {@code __consumer_offsets} partition): the
-     * partitions join the producer's transaction, which is open from then on. NONE, or the error for every partition.
+     * AddPartitionsToTxn and AddOffsetsToTxn, and a partition leader's AddPartitionsToTxn v4+ for a transactional
+     * batch: the partitions join the producer's transaction, which is open from then on. With {@code verifyOnly}
+     * (transactions v1: the client added the partitions itself) nothing is written: NONE when they are all in the
+     * open transaction, else INVALID_TXN_STATE, so a late write of a transaction that ended cannot open another in
+     * the partition (a hanging transaction, KIP-890). NONE, or the error for every partition.
      */
-    Errors addPartitions(String transactionalId, long producerId, short producerEpoch, Set<TopicPartition> added) {
+    Errors addPartitions(String transactionalId, long producerId, short producerEpoch, Set<TopicPartition> added,
+                         boolean verifyOnly) {
         TransactionMetadata current = transactions.get(transactionalId);
+        if (current != null && current.state().isPreparing() && producerId == current.nextProducerId()) {
+            return Errors.CONCURRENT_TRANSACTIONS; // the id it goes on with after its last epoch, not taken yet
+        }
         Errors refused = checkProducer(current, producerId, producerEpoch);
         if (refused != Errors.NONE) {
             return refused;
         }
+        boolean open = current.state() == TransactionState.ONGOING;
+        if (verifyOnly) {
+            return open && current.partitions().containsAll(added) ? Errors.NONE : Errors.INVALID_TXN_STATE;
+        }
         if (current.state().isPreparing() || current.state() == TransactionState.PREPARE_EPOCH_FENCE) {
             return Errors.CONCURRENT_TRANSACTIONS;
         }
-        if (current.state() == TransactionState.ONGOING && current.partitions().containsAll(added)) {
+        if (open && current.partitions().containsAll(added)) {
             return Errors.NONE;
         }
         return write(current.withPartitions(added, clockMs.getAsLong())) ? Errors.NONE : Errors.NOT_COORDINATOR;
@@ -173,27 +197,53 @@ final class TransactionShard implements CoordinatorShard {
      * EndTxn: the transaction ends with COMMIT or ABORT markers, written after this answers NONE. A retry of an end
      * already done (or under way, CONCURRENT_TRANSACTIONS while its markers are written) gets the same answer; the
      * other end of a transaction that ended, or the end of none, INVALID_TXN_STATE.
+     *
+     * <p>With {@code bumpEpoch} (EndTxn v5, transactions v2) the end bumps the epoch, and the answer names the id and
+     * epoch to go on with; a retry comes with the epoch before the bump. An abort with nothing open bumps it too (the
+     * client's way out of an abortable error). {@code freshProducerId} is -1 until {@link Ended#NEEDS_PRODUCER_ID}
+     * asked for one.
      */
-    Errors endTxn(String transactionalId, long producerId, short producerEpoch, boolean commit) {
+    Ended endTxn(String transactionalId, long producerId, short producerEpoch, boolean commit, boolean bumpEpoch,
+                 long freshProducerId) {
         TransactionMetadata current = transactions.get(transactionalId);
-        Errors refused = checkProducer(current, producerId, producerEpoch);
-        if (refused != Errors.NONE) {
-            return refused;
-        }
         TransactionState preparing = commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT;
         TransactionState completed = commit ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
+        if (bumpEpoch && current != null && (current.state() == preparing || current.state() == completed)
+                && isBumpedFrom(current, producerId, producerEpoch)) {
+            return new Ended(Errors.NONE, current.continuingProducerId(), current.continuingProducerEpoch());
+        }
+        Errors refused = checkProducer(current, producerId, producerEpoch);
+        if (refused != Errors.NONE) {
+            return Ended.of(refused);
+        }
         TransactionState state = current.state();
+        if (bumpEpoch && (state == TransactionState.ONGOING || !commit && state.isIdle())) {
+            if (current.bumpNeedsFreshProducerId() && freshProducerId < 0) {
+                return Ended.NEEDS_PRODUCER_ID;
+            }
+            TransactionMetadata ending = current.endedWithBump(preparing, freshProducerId, clockMs.getAsLong());
+            return endTransaction(ending) ? new Ended(Errors.NONE, ending.continuingProducerId(),
+                    ending.continuingProducerEpoch()) : Ended.of(Errors.NOT_COORDINATOR);
+        }
         if (state == TransactionState.ONGOING) {
-            return endTransaction(current.withState(preparing, clockMs.getAsLong())) ? Errors.NONE
-                    : Errors.NOT_COORDINATOR;
+            return Ended.of(endTransaction(current.withState(preparing, clockMs.getAsLong())) ? Errors.NONE
+                    : Errors.NOT_COORDINATOR);
         }
-        if (state == preparing) {
-            return Errors.CONCURRENT_TRANSACTIONS;
+        if (state == preparing || state == TransactionState.PREPARE_EPOCH_FENCE) {
+            return Ended.of(Errors.CONCURRENT_TRANSACTIONS);
         }
-        if (state == completed) {
-            return Errors.NONE;
+        return Ended.of(state == completed && !bumpEpoch ? Errors.NONE : Errors.INVALID_TXN_STATE);
+    }
+
+    /** Whether {@code producerId} at {@code producerEpoch} is the session a transactions v2 end of {@code current} bumped. */
+    private static boolean isBumpedFrom(TransactionMetadata current, long producerId, short producerEpoch) {
+        if (current.clientTransactionVersion() < TransactionMetadata.TRANSACTIONS_V2) {
+            return false;
         }
-        return state == TransactionState.PREPARE_EPOCH_FENCE ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE;
+        boolean bumped = producerId == current.producerId() && producerEpoch == current.producerEpoch() - 1;
+        boolean ranOut = current.nextProducerId() < 0 && producerId == current.lastProducerId()
+                && current.producerEpoch() == 0 && producerEpoch == Short.MAX_VALUE - 1;
+        return bumped || ranOut;
     }
 
     /** The markers of {@code ended} are in all its partitions: the transaction completes, if still the one ended. */

@@ -34,6 +34,7 @@ import dev.spool.protocol.types.Uuid;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -252,5 +253,67 @@ class ProduceHandlerTest {
                         .setName("missing").setPartitionData(List.of(data(0, 10)))))).join())
                 .isInstanceOf(CompletionException.class).hasCauseInstanceOf(ConnectionCloseRequest.class)
                 .cause().hasMessageEndingWith("with acks=0 failed on missing-0: UNKNOWN_TOPIC_OR_PARTITION");
+    }
+
+    /** What a leader asked the coordinator: the partitions and whether only to check them. */
+    private record Asked(Set<dev.spool.log.TopicPartition> partitions, boolean verifyOnly) {
+    }
+
+    private static PartitionProduceData transactionalData(int index, int sequence) {
+        return new PartitionProduceData().setIndex(index).setRecords(new ByteBufferRecords(
+                new RecordBatchBuilder(CompressionType.NONE).producer(7, (short) 0, sequence).transactional(true)
+                        .append(System.currentTimeMillis(), null, new byte[10]).build()));
+    }
+
+    private ProduceResponseData produceTransactional(short version, PartitionProduceData... partitions) {
+        ProduceRequestData request = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(1000)
+                .setTransactionalId("t").setTopicData(List.of(new TopicProduceData().setName("orders")
+                        .setPartitionData(List.of(partitions))));
+        return (ProduceResponseData) handler.handle(new RequestContext(ApiKey.PRODUCE, version, 1, "test", null),
+                request).join();
+    }
+
+    @Test
+    void theFirstTransactionalBatchInAPartitionIsCheckedOrAddedWithTheCoordinatorOnce() {
+        List<Asked> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) -> {
+            asked.add(new Asked(Set.copyOf(added), verifyOnly));
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }, true);
+
+        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0), transactionalData(1, 0)), 0))
+                .containsOnly(Errors.NONE.code());
+        assertThat(asked).as("a v1 producer's partitions are checked, in one question").containsExactly(new Asked(
+                Set.of(new dev.spool.log.TopicPartition("orders", 0), new dev.spool.log.TopicPartition("orders", 1)),
+                true));
+        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 1)), 0))
+                .containsOnly(Errors.NONE.code());
+        assertThat(asked).as("the transaction is open there now: not asked again").hasSize(1);
+
+        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) -> {
+            asked.add(new Asked(Set.copyOf(added), verifyOnly));
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }, false);
+        assertThat(errors(produceTransactional((short) 12, transactionalData(0, 2), transactionalData(1, 1)), 0))
+                .containsOnly(Errors.NONE.code());
+        assertThat(asked).as("open in both partitions: no question even for v12").hasSize(1);
+    }
+
+    @Test
+    void aPartitionTheCoordinatorRefusesIsNotWritten() {
+        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
+                CompletableFuture.completedFuture(verifyOnly ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS),
+                true);
+        assertThat(errors(produceTransactional((short) 10, transactionalData(0, 0)), 0))
+                .as("a batch of a transaction the partition is not part of").containsExactly(
+                        Errors.INVALID_TXN_STATE.code());
+        assertThat(errors(produceTransactional((short) 12, transactionalData(0, 0)), 0))
+                .as("transactions v2: the previous transaction still ending, retriable")
+                .containsExactly(Errors.NOT_ENOUGH_REPLICAS.code());
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).isZero();
+        assertThat(ProduceHandler.produceError(Errors.PRODUCER_FENCED, (short) 12))
+                .isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        assertThat(ProduceHandler.produceError(Errors.INVALID_TXN_STATE, (short) 12))
+                .isEqualTo(Errors.TRANSACTION_ABORTABLE);
     }
 }

@@ -62,6 +62,21 @@ class TransactionShardTest {
         return shard.initProducerId(id, 60_000, -1, (short) -1, nextProducerId++);
     }
 
+    /** AddPartitionsToTxn of a client (transactions v1) or of a leader for a v2 producer. */
+    private Errors add(String id, long producerId, short epoch, Set<TopicPartition> partitions) {
+        return shard.addPartitions(id, producerId, epoch, partitions, false);
+    }
+
+    /** EndTxn v0-4. */
+    private Errors end(String id, long producerId, short epoch, boolean commit) {
+        return shard.endTxn(id, producerId, epoch, commit, false, -1).error();
+    }
+
+    /** EndTxn v5 (transactions v2). */
+    private TransactionShard.Ended endBumping(String id, long producerId, short epoch, boolean commit) {
+        return shard.endTxn(id, producerId, epoch, commit, true, -1);
+    }
+
     @Test
     void aNewTransactionalIdGetsAProducerIdAndEachNewSessionTheNextEpoch() throws IOException {
         TransactionShard.Session first = init("t");
@@ -76,46 +91,46 @@ class TransactionShardTest {
     @Test
     void aCommitIsPreparedAnsweredThenCompletedOnceTheMarkersAreWritten() {
         init("t");
-        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS))).isEqualTo(Errors.NONE);
+        assertThat(add("t", 1000, (short) 0, Set.of(ORDERS))).isEqualTo(Errors.NONE);
         assertThat(shard.transaction("t").state()).isEqualTo(TransactionState.ONGOING);
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).isEqualTo(Errors.NONE);
+        assertThat(end("t", 1000, (short) 0, true)).isEqualTo(Errors.NONE);
 
         assertThat(markersAsked).singleElement().satisfies(ending -> {
             assertThat(ending.state()).isEqualTo(TransactionState.PREPARE_COMMIT);
             assertThat(ending.partitions()).containsExactly(ORDERS);
         });
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).as("a retry while the markers are written")
+        assertThat(end("t", 1000, (short) 0, true)).as("a retry while the markers are written")
                 .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         shard.complete(markersAsked.get(0));
         assertThat(shard.transaction("t").state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
         assertThat(shard.transaction("t").partitions()).isEmpty();
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).as("a retry after").isEqualTo(Errors.NONE);
-        assertThat(shard.endTxn("t", 1000, (short) 0, false)).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(end("t", 1000, (short) 0, true)).as("a retry after").isEqualTo(Errors.NONE);
+        assertThat(end("t", 1000, (short) 0, false)).isEqualTo(Errors.INVALID_TXN_STATE);
     }
 
     @Test
     void anotherProducerOrEpochIsRefused() {
         init("t");
-        assertThat(shard.addPartitions("unknown", 1000, (short) 0, Set.of(ORDERS)))
+        assertThat(add("unknown", 1000, (short) 0, Set.of(ORDERS)))
                 .isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
-        assertThat(shard.addPartitions("t", 999, (short) 0, Set.of(ORDERS))).isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
+        assertThat(add("t", 999, (short) 0, Set.of(ORDERS))).isEqualTo(Errors.INVALID_PRODUCER_ID_MAPPING);
         init("t");
-        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS))).as("the previous session")
+        assertThat(add("t", 1000, (short) 0, Set.of(ORDERS))).as("the previous session")
                 .isEqualTo(Errors.PRODUCER_FENCED);
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(end("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
     }
 
     @Test
     void aNewSessionAbortsTheOpenTransactionWithTheEpochBumpedToFenceItsProducer() {
         init("t");
-        shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS));
+        add("t", 1000, (short) 0, Set.of(ORDERS));
 
         assertThat(init("t").error()).isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         assertThat(markersAsked).singleElement().satisfies(ending -> {
             assertThat(ending.state()).isEqualTo(TransactionState.PREPARE_ABORT);
             assertThat(ending.producerEpoch()).as("the zombie's markers are refused by the new epoch").isEqualTo((short) 1);
         });
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(end("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
         assertThat(init("t").error()).as("until the abort completes").isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
         shard.complete(markersAsked.get(0));
         assertThat(init("t")).isEqualTo(new TransactionShard.Session(Errors.NONE, 1000, (short) 2));
@@ -143,7 +158,7 @@ class TransactionShardTest {
     @Test
     void aTransactionOpenPastItsTimeoutIsAbortedAndItsProducerFenced() {
         shard.initProducerId("t", 5_000, -1, (short) -1, nextProducerId++);
-        shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS));
+        add("t", 1000, (short) 0, Set.of(ORDERS));
         fixture.clock().advance(4_000);
         shard.abortExpired();
         assertThat(markersAsked).isEmpty();
@@ -154,14 +169,14 @@ class TransactionShardTest {
             assertThat(ending.state()).isEqualTo(TransactionState.PREPARE_ABORT);
             assertThat(ending.producerEpoch()).isEqualTo((short) 1);
         });
-        assertThat(shard.endTxn("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(end("t", 1000, (short) 0, true)).isEqualTo(Errors.PRODUCER_FENCED);
     }
 
     @Test
     void aNewCoordinatorWritesTheMarkersOfATransactionStillEnding() throws IOException {
         init("t");
-        shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS));
-        shard.endTxn("t", 1000, (short) 0, false);
+        add("t", 1000, (short) 0, Set.of(ORDERS));
+        end("t", 1000, (short) 0, false);
         markersAsked.clear();
 
         shard = loadShard();
@@ -190,10 +205,91 @@ class TransactionShardTest {
     void anEpochThatRanOutGivesANewProducerId() {
         init("t");
         TransactionMetadata current = shard.transaction("t");
-        TransactionMetadata last = new TransactionMetadata("t", current.producerId(), -1, (short) (Short.MAX_VALUE - 1),
-                (short) -1, 60_000, TransactionState.EMPTY, Set.of(), -1, current.updateTimestampMs());
+        TransactionMetadata last = new TransactionMetadata("t", current.producerId(), -1, -1,
+                (short) (Short.MAX_VALUE - 1), (short) -1, 60_000, TransactionState.EMPTY, Set.of(), -1,
+                current.updateTimestampMs(), (short) 0);
         assertThat(last.nextSession(5000, 60_000, 0, false).producerId()).isEqualTo(5000);
         assertThat(last.nextSession(5000, 60_000, 0, false).producerEpoch()).isZero();
         assertThat(last.nextSession(5000, 60_000, 0, false).lastProducerId()).isEqualTo(1000);
+    }
+
+    @Test
+    void aTransactionsV2EndBumpsTheEpochAndItsRetryWithTheEpochBeforeGetsTheSameAnswer() throws IOException {
+        init("t");
+        assertThat(add("t", 1000, (short) 0, Set.of(ORDERS))).isEqualTo(Errors.NONE);
+        assertThat(endBumping("t", 1000, (short) 0, true)).isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000,
+                (short) 1));
+        assertThat(markersAsked).singleElement().satisfies(ending -> {
+            assertThat(ending.state()).isEqualTo(TransactionState.PREPARE_COMMIT);
+            assertThat(ending.producerEpoch()).as("the markers carry the bumped epoch").isEqualTo((short) 1);
+        });
+        assertThat(endBumping("t", 1000, (short) 0, true)).as("a retry while the markers are written")
+                .isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000, (short) 1));
+        assertThat(add("t", 1000, (short) 1, Set.of(ORDERS))).as("the next transaction, before the end completed")
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        shard.complete(markersAsked.get(0));
+        assertThat(endBumping("t", 1000, (short) 0, true)).as("a retry after")
+                .isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000, (short) 1));
+        assertThat(endBumping("t", 1000, (short) 0, false).error()).as("the other end of it")
+                .isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(add("t", 1000, (short) 0, Set.of(ORDERS))).as("a late write of the ended transaction")
+                .isEqualTo(Errors.PRODUCER_FENCED);
+        assertThat(add("t", 1000, (short) 1, Set.of(ORDERS))).isEqualTo(Errors.NONE);
+
+        shard = loadShard();
+        TransactionMetadata rebuilt = shard.transaction("t");
+        assertThat(rebuilt.state()).isEqualTo(TransactionState.ONGOING);
+        assertThat(rebuilt.producerEpoch()).isEqualTo((short) 1);
+        assertThat(rebuilt.clientTransactionVersion()).isEqualTo(TransactionMetadata.TRANSACTIONS_V2);
+    }
+
+    @Test
+    void aTransactionsV2AbortWithNothingOpenBumpsTheEpochAndACommitIsRefused() {
+        init("t");
+        assertThat(endBumping("t", 1000, (short) 0, true).error()).isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(endBumping("t", 1000, (short) 0, false)).isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000,
+                (short) 1));
+        assertThat(markersAsked).singleElement().satisfies(ending ->
+                assertThat(ending.partitions()).as("no markers to write").isEmpty());
+    }
+
+    @Test
+    void aTransactionsV2EndAtTheLastEpochGoesOnWithAFreshProducerId() {
+        init("t");
+        add("t", 1000, (short) 0, Set.of(ORDERS));
+        TransactionMetadata open = shard.transaction("t");
+        TransactionMetadata atLast = new TransactionMetadata("t", 1000, -1, -1, (short) (Short.MAX_VALUE - 1),
+                (short) -1, 60_000, TransactionState.ONGOING, Set.of(ORDERS), open.startTimestampMs(),
+                open.updateTimestampMs(), TransactionMetadata.TRANSACTIONS_V2);
+        assertThat(atLast.bumpNeedsFreshProducerId()).isTrue();
+        TransactionMetadata ending = atLast.endedWithBump(TransactionState.PREPARE_COMMIT, 5000, 0);
+        assertThat(ending.producerId()).as("the markers' producer").isEqualTo(1000);
+        assertThat(ending.producerEpoch()).isEqualTo(Short.MAX_VALUE);
+        assertThat(ending.continuingProducerId()).isEqualTo(5000);
+        assertThat(ending.continuingProducerEpoch()).isZero();
+        TransactionRecords.Read read = TransactionRecords.read(
+                java.nio.ByteBuffer.wrap(TransactionRecords.key("t")),
+                java.nio.ByteBuffer.wrap(TransactionRecords.value(ending)));
+        assertThat(read.metadata().nextProducerId()).as("kept in the record").isEqualTo(5000);
+        TransactionMetadata completed = ending.completed(0);
+        assertThat(completed.producerId()).isEqualTo(5000);
+        assertThat(completed.producerEpoch()).isZero();
+        assertThat(completed.lastProducerId()).isEqualTo(1000);
+        assertThat(completed.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+    }
+
+    @Test
+    void aLeaderCheckingAPartitionFindsItOnlyInTheOpenTransaction() {
+        init("t");
+        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS), true)).as("not added")
+                .isEqualTo(Errors.INVALID_TXN_STATE);
+        assertThat(shard.transaction("t").state()).as("a check writes nothing").isEqualTo(TransactionState.EMPTY);
+        add("t", 1000, (short) 0, Set.of(ORDERS));
+        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS), true)).isEqualTo(Errors.NONE);
+        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(new TopicPartition("orders", 1)), true))
+                .isEqualTo(Errors.INVALID_TXN_STATE);
+        end("t", 1000, (short) 0, true);
+        assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS), true))
+                .as("a late batch of the ended transaction").isEqualTo(Errors.INVALID_TXN_STATE);
     }
 }
