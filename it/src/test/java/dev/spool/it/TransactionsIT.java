@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Transactions with Apache Kafka's Java client, unchanged, against {@code bin/spool server}: a transactional producer
  * commits and aborts, read_committed consumers see only committed records in order and read_uncommitted ones see
  * all, a second producer with the same transactional id fences the first, and a transaction left open past its
- * timeout is aborted by the coordinator; kafkajs's transactions commit and abort, and kcat (librdkafka, which reads
- * read_committed by default) skips what was aborted.
+ * timeout is aborted by the coordinator; kafkajs's and librdkafka's transactions commit and abort, and kcat
+ * (librdkafka, which reads read_committed by default) skips what was aborted.
  */
 class TransactionsIT {
 
@@ -308,6 +308,24 @@ class TransactionsIT {
      * {@code abort} ends it from outside (DescribeProducers finds its producer, WriteTxnMarkers aborts it), which
      * frees read_committed readers.
      */
+    /**
+     * librdkafka's transactional API through confluent-kafka-python (Debian's python3-confluent-kafka, on librdkafka
+     * 2.0: transactions v1, so the leader checks each partition with the coordinator before the first batch).
+     */
+    @Test
+    void librdkafkasTransactionalProducerCommitsAndAborts() throws Exception {
+        String topic = "txn-librdkafka";
+        ProduceIT.createTopic(bootstrap(), topic, 1, Map.of());
+        ExternalCommand.Result librdkafka = ExternalCommand.run(SpoolProcess.repositoryRoot().resolve("it/python"),
+                90, "/usr/bin/python3", "transactional_producer.py", bootstrap(), topic, "librdkafka-transactional");
+        assertThat(librdkafka.exitCode()).as(librdkafka.output()).isZero();
+        assertThat(librdkafka.output()).contains("{\"committed\": 2, \"aborted\": 1}");
+
+        assertThat(readAll(topic, 1, IsolationLevel.READ_COMMITTED, 3)).containsExactly("rd-c1", "rd-c2", "rd-c3");
+        assertThat(readAll(topic, 1, IsolationLevel.READ_UNCOMMITTED, 4))
+                .containsExactly("rd-c1", "rd-c2", "rd-a1", "rd-c3");
+    }
+
     @Test
     void kafkaTransactionsListsDescribesAndAbortsAnOpenTransaction() throws Exception {
         String topic = "txn-tools";
@@ -327,6 +345,14 @@ class TransactionsIT {
                     "describe", "--transactional-id", "tool-open");
             assertThat(describe.exitCode()).as(describe.output()).isZero();
             assertThat(describe.output()).contains("Ongoing").contains(topic + "-0");
+
+            // Open, but younger than the longest timeout a transaction may have: not hanging (its coordinator knows it).
+            ExternalCommand.Result findHanging = KafkaTool.run(TRANSACTIONS, "--bootstrap-server", bootstrap(),
+                    "find-hanging", "--broker-id", "1", "--max-transaction-timeout", "1");
+            assertThat(findHanging.exitCode()).as(findHanging.output()).isZero();
+            assertThat(findHanging.output().lines().filter(line -> line.contains(topic))).as(findHanging.output())
+                    .isEmpty();
+            assertThat(findHanging.output()).contains("Topic");
 
             ExternalCommand.Result abort = KafkaTool.run(TRANSACTIONS, "--bootstrap-server", bootstrap(), "abort",
                     "--topic", topic, "--partition", "0", "--start-offset", "0");
