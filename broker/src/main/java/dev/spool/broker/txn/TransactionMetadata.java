@@ -97,7 +97,8 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
     TransactionMetadata endedWithBump(TransactionState ending, long freshProducerId, long nowMs) {
         short epoch = (short) (producerEpoch + 1);
         long next = epoch == Short.MAX_VALUE ? freshProducerId : -1;
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, producerEpoch,
+        // The epoch before is no session to resume (KIP-360): only EndTxn's retry may name it, see TransactionShard.
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, (short) -1,
                 timeoutMs, ending, partitions, startTimestampMs, nowMs, TRANSACTIONS_V2);
     }
 
