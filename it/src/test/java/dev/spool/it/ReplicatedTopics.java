@@ -103,6 +103,13 @@ final class ReplicatedTopics {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
     }
 
+    /** The leader of the {@code __transaction_state} partition of {@code transactionalId} (Kafka's rule), or -1. */
+    static int transactionCoordinatorOf(Admin admin, String transactionalId) throws Exception {
+        List<TopicPartitionInfo> partitions = describe(admin, "__transaction_state").partitions();
+        TopicPartitionInfo partition = partitions.get((transactionalId.hashCode() & 0x7fffffff) % partitions.size());
+        return partition.leader() == null ? -1 : partition.leader().id();
+    }
+
     static TopicPartitionInfo partition(Admin admin, String topic, int partition) throws Exception {
         return describe(admin, topic).partitions().get(partition);
     }

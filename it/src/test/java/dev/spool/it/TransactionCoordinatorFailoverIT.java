@@ -4,18 +4,12 @@ import static dev.spool.it.MetadataQuorumTool.awaitTrue;
 import static dev.spool.it.ReplicatedTopics.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +56,7 @@ class TransactionCoordinatorFailoverIT {
                 }
             }
 
-            List<String> read = readCommitted(cluster.bootstrap(), committed.size());
+            List<String> read = ExactlyOnceLoop.readCommitted(cluster.bootstrap(), TOPIC, PARTITIONS, committed.size());
             assertThat(read).as("nothing read twice").doesNotHaveDuplicates();
             assertThat(read).as("every committed record, nothing aborted or left open")
                     .containsExactlyInAnyOrderElementsOf(committed);
@@ -93,35 +87,7 @@ class TransactionCoordinatorFailoverIT {
                 new StringSerializer());
     }
 
-    /** The leader of the transactional id's {@code __transaction_state} partition (Kafka's hashing rule). */
     private static int coordinatorOf(Admin admin) throws Exception {
-        List<TopicPartitionInfo> partitions = ReplicatedTopics.describe(admin, "__transaction_state").partitions();
-        int index = (TRANSACTIONAL_ID.hashCode() & 0x7fffffff) % partitions.size();
-        TopicPartitionInfo partition = partitions.get(index);
-        return partition.leader() == null ? -1 : partition.leader().id();
-    }
-
-    private static List<String> readCommitted(String bootstrap, int expected) {
-        List<String> read = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
-                "isolation.level", "read_committed", "enable.auto.commit", "false"), new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(TOPIC, p));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.currentTimeMillis() + MetadataQuorumTool.AWAIT_MS;
-            while (read.size() < expected && System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                    read.add(record.value());
-                }
-            }
-            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(2))) {
-                read.add(record.value());
-            }
-        }
-        return read;
+        return ReplicatedTopics.transactionCoordinatorOf(admin, TRANSACTIONAL_ID);
     }
 }

@@ -255,7 +255,7 @@ class TransactionsIT {
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
                 if (abortOnce && ++transactions == 2) {
                     producer.abortTransaction();
-                    rewindToCommitted(consumer);
+                    ExactlyOnceLoop.rewindToCommitted(consumer);
                     continue;
                 }
                 producer.commitTransaction();
@@ -270,19 +270,6 @@ class TransactionsIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             return admin.listConsumerGroupOffsets("eos").partitionsToOffsetAndMetadata()
                     .get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream().mapToLong(OffsetAndMetadata::offset).sum();
-        }
-    }
-
-    /** After an abort: back to the offsets the group committed (its start where it has none). */
-    private static void rewindToCommitted(KafkaConsumer<String, String> consumer) {
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(consumer.assignment());
-        for (TopicPartition partition : consumer.assignment()) {
-            OffsetAndMetadata offset = committed.get(partition);
-            if (offset == null) {
-                consumer.seekToBeginning(List.of(partition));
-            } else {
-                consumer.seek(partition, offset.offset());
-            }
         }
     }
 

@@ -97,8 +97,8 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
     TransactionMetadata endedWithBump(TransactionState ending, long freshProducerId, long nowMs) {
         short epoch = (short) (producerEpoch + 1);
         long next = epoch == Short.MAX_VALUE ? freshProducerId : -1;
-        // The epoch before is no session to resume (KIP-360): only EndTxn's retry may name it, see TransactionShard.
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, (short) -1,
+        // The epoch before is kept (in memory) as the one the producer itself left: its retry of this EndTxn names it.
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, producerEpoch,
                 timeoutMs, ending, partitions, startTimestampMs, nowMs, TRANSACTIONS_V2);
     }
 

@@ -235,12 +235,18 @@ final class TransactionShard implements CoordinatorShard {
         return Ended.of(state == completed && !bumpEpoch ? Errors.NONE : Errors.INVALID_TXN_STATE);
     }
 
-    /** Whether {@code producerId} at {@code producerEpoch} is the session a transactions v2 end of {@code current} bumped. */
+    /**
+     * Whether {@code producerId} at {@code producerEpoch} is the session that {@code current}'s transactions v2 end
+     * bumped from, at its producer's own EndTxn. Not an epoch the coordinator bumped to fence a producer (a timeout, a
+     * new session): its zombie would take the new epoch. Known in memory only: after a coordinator moved, a retry is
+     * PRODUCER_FENCED.
+     */
     private static boolean isBumpedFrom(TransactionMetadata current, long producerId, short producerEpoch) {
         if (current.clientTransactionVersion() < TransactionMetadata.TRANSACTIONS_V2) {
             return false;
         }
-        boolean bumped = producerId == current.producerId() && producerEpoch == current.producerEpoch() - 1;
+        boolean bumped = producerId == current.producerId() && producerEpoch == current.producerEpoch() - 1
+                && producerEpoch == current.lastProducerEpoch();
         boolean ranOut = current.nextProducerId() < 0 && producerId == current.lastProducerId()
                 && current.producerEpoch() == 0 && producerEpoch == Short.MAX_VALUE - 1;
         return bumped || ranOut;

@@ -292,4 +292,18 @@ class TransactionShardTest {
         assertThat(shard.addPartitions("t", 1000, (short) 0, Set.of(ORDERS), true))
                 .as("a late batch of the ended transaction").isEqualTo(Errors.INVALID_TXN_STATE);
     }
+
+    @Test
+    void aProducerFencedByANewSessionCannotTakeTheFencingEpochAsItsOwnEnd() {
+        init("t");
+        add("t", 1000, (short) 0, Set.of(ORDERS));
+        endBumping("t", 1000, (short) 0, true);
+        shard.complete(markersAsked.get(0));
+        add("t", 1000, (short) 1, Set.of(ORDERS));
+        assertThat(init("t").error()).as("a new instance: the open transaction is aborted, the epoch bumped")
+                .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
+        assertThat(shard.transaction("t").producerEpoch()).isEqualTo((short) 2);
+        assertThat(endBumping("t", 1000, (short) 1, false).error()).as("the zombie's abort")
+                .isEqualTo(Errors.PRODUCER_FENCED);
+    }
 }

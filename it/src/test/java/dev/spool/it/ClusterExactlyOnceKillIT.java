@@ -1,0 +1,85 @@
+package dev.spool.it;
+
+import static dev.spool.it.MetadataQuorumTool.awaitTrue;
+import static dev.spool.it.ReplicatedTopics.admin;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exactly once on a cluster of three under failure (issue 21): the consume-transform-produce loop of
+ * {@link ExactlyOnceLoop} (Kafka 4's Java client, so transactions v2) on topics of 3 replicas with min ISR 2, while
+ * the broker that coordinates its transactional id and the leader of an output partition are SIGKILLed in turn
+ * ({@code -Dexactlyonce.clusterKills=N}, 4 by default), each restarted once another broker has taken its place. At
+ * the end a read_committed reader finds each input's result exactly once. {@code -Dexactlyonce.seed=S} reproduces the
+ * kill moments.
+ */
+class ClusterExactlyOnceKillIT {
+
+    private static final String INPUT = "eos-cluster-input";
+    private static final String OUTPUT = "eos-cluster-output";
+    private static final String NAME = "eos-cluster";
+    private static final int PARTITIONS = 2;
+    private static final int RECORDS = 2_000;
+
+    @Test
+    void eachInputIsTransformedExactlyOnceWhileTheCoordinatorAndAPartitionLeaderAreKilled() throws Exception {
+        int kills = Integer.getInteger("exactlyonce.clusterKills", 4);
+        long seed = Long.getLong("exactlyonce.seed", System.nanoTime());
+        Random random = new Random(seed);
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
+                "broker.heartbeat.interval.ms=500", "group.initial.rebalance.delay.ms=0",
+                "offsets.topic.num.partitions=3", "transaction.state.log.num.partitions=3");
+             Admin admin = admin(cluster.bootstrap())) {
+            ReplicatedTopics.create(admin, INPUT, PARTITIONS, 2);
+            ReplicatedTopics.create(admin, OUTPUT, PARTITIONS, 2);
+            ExactlyOnceLoop.writeInput(cluster.bootstrap(), INPUT, RECORDS);
+            ExactlyOnceLoop transformer = new ExactlyOnceLoop(cluster.bootstrap(), INPUT, OUTPUT, PARTITIONS, RECORDS,
+                    NAME);
+            Thread loop = new Thread(transformer, "eos-cluster-transformer");
+            loop.start();
+            StringBuilder killed = new StringBuilder();
+            try {
+                for (int kill = 1; kill <= kills; kill++) {
+                    ExactlyOnceKillIT.awaitACommit(transformer, "kill " + kill + " (seed " + seed + ")");
+                    Thread.sleep(100 + random.nextInt(700));
+                    boolean coordinator = kill % 2 == 1;
+                    int partition = kill / 2 % PARTITIONS;
+                    int victim = coordinator ? ReplicatedTopics.transactionCoordinatorOf(admin, NAME)
+                            : leaderOf(admin, OUTPUT, partition);
+                    assertThat(victim).as("a broker to kill (seed %d)", seed).isPositive();
+                    cluster.kill(victim);
+                    killed.append(coordinator ? " coordinator " : " leader ").append(victim);
+                    awaitTrue(() -> (coordinator ? ReplicatedTopics.transactionCoordinatorOf(admin, NAME)
+                            : leaderOf(admin, OUTPUT, partition)) != victim,
+                            "another broker in the place of " + victim);
+                    cluster.restart(victim);
+                }
+                loop.join(TimeUnit.SECONDS.toMillis(120));
+                assertThat(loop.isAlive()).as("the loop copied everything within 120 s of the last restart (seed %d)",
+                        seed).isFalse();
+            } finally {
+                transformer.running.set(false);
+                loop.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            List<String> output = ExactlyOnceLoop.readCommitted(cluster.bootstrap(), OUTPUT, PARTITIONS, RECORDS);
+            assertThat(output).as("nothing written twice (seed %d)", seed).doesNotHaveDuplicates();
+            assertThat(output).as("every input's result (seed %d)", seed)
+                    .containsExactlyInAnyOrderElementsOf(ExactlyOnceLoop.expectedOutput(RECORDS));
+            System.out.printf("ClusterExactlyOnceKillIT: killed%s (seed %d): %d results exactly once in %d committed "
+                    + "transactions (%d aborted on purpose), %d loop restarts%n", killed, seed, output.size(),
+                    transformer.committedTransactions.get(), transformer.abortedTransactions.get(),
+                    transformer.restarts.get());
+        }
+    }
+
+    private static int leaderOf(Admin admin, String topic, int partition) throws Exception {
+        Node leader = ReplicatedTopics.partition(admin, topic, partition).leader();
+        return leader == null ? -1 : leader.id();
+    }
+}
