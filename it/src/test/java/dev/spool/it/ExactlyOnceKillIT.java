@@ -41,7 +41,8 @@ class ExactlyOnceKillIT {
                     new NewTopic(OUTPUT, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         ExactlyOnceLoop.writeInput(bootstrap, INPUT, RECORDS);
-        ExactlyOnceLoop transformer = new ExactlyOnceLoop(bootstrap, INPUT, OUTPUT, PARTITIONS, RECORDS, "eos-kill");
+        ExactlyOnceLoop transformer = new ExactlyOnceLoop(() -> bootstrap, INPUT, OUTPUT, PARTITIONS, RECORDS,
+                "eos-kill");
         Thread loop = new Thread(transformer, "eos-transformer");
         loop.start();
         try {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,7 +32,8 @@ final class ExactlyOnceLoop implements Runnable {
     /** Every so many transactions one is aborted on purpose, its input read again. */
     private static final int ABORT_EVERY = 5;
 
-    private final String bootstrap;
+    /** Asked again at each restart: on a cluster, a restarted broker listens on a new port. */
+    private final Supplier<String> bootstrap;
     private final String input;
     private final String output;
     private final int partitions;
@@ -44,7 +46,7 @@ final class ExactlyOnceLoop implements Runnable {
     private final AtomicLong transactions = new AtomicLong();
 
     /** {@code name}: the group and the transactional id. */
-    ExactlyOnceLoop(String bootstrap, String input, String output, int partitions, int records, String name) {
+    ExactlyOnceLoop(Supplier<String> bootstrap, String input, String output, int partitions, int records, String name) {
         this.bootstrap = bootstrap;
         this.input = input;
         this.output = output;
@@ -88,11 +90,12 @@ final class ExactlyOnceLoop implements Runnable {
 
     /** True once the group's committed offsets cover the input. */
     private boolean copyUntilDone() {
-        Map<String, Object> consumerConfig = new HashMap<>(Map.of("bootstrap.servers", bootstrap,
+        String servers = bootstrap.get();
+        Map<String, Object> consumerConfig = new HashMap<>(Map.of("bootstrap.servers", servers,
                 "group.id", name, "enable.auto.commit", "false", "auto.offset.reset", "earliest",
                 "isolation.level", "read_committed", "max.poll.records", "20",
                 "default.api.timeout.ms", "15000", "session.timeout.ms", "10000"));
-        Map<String, Object> producerConfig = new HashMap<>(Map.of("bootstrap.servers", bootstrap,
+        Map<String, Object> producerConfig = new HashMap<>(Map.of("bootstrap.servers", servers,
                 "transactional.id", name, "max.block.ms", "15000",
                 "delivery.timeout.ms", "30000", "request.timeout.ms", "10000", "transaction.timeout.ms", "20000"));
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),

@@ -86,10 +86,13 @@ final class TransactionalWriter {
                     String txn = name + "-t" + transactions;
                     boolean commit = transactions % ABORT_EVERY != ABORT_EVERY - 1;
                     transactions++;
-                    if (!transaction(producer, client, txn, number, commit)) {
+                    long first = number;
+                    // Past these values even when the end fails: the next instance must not send them again, or one
+                    // value would sit at the offsets of an aborted transaction and of a committed one.
+                    number += VALUES_PER_TRANSACTION;
+                    if (!transaction(producer, client, txn, first, commit)) {
                         break;
                     }
-                    number += VALUES_PER_TRANSACTION;
                     Thread.sleep(pauseBetweenTransactionsMs);
                 }
             } catch (InterruptedException e) {
