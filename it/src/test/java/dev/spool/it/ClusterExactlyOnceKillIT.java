@@ -4,6 +4,9 @@ import static dev.spool.it.MetadataQuorumTool.awaitTrue;
 import static dev.spool.it.ReplicatedTopics.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +18,9 @@ import org.junit.jupiter.api.Test;
  * Exactly once on a cluster of three under failure (issue 21): the consume-transform-produce loop of
  * {@link ExactlyOnceLoop} (Kafka 4's Java client, so transactions v2) on topics of 3 replicas with min ISR 2, while
  * the broker that coordinates its transactional id and the leader of an output partition are SIGKILLed in turn
- * ({@code -Dexactlyonce.clusterKills=N}, 4 by default; 500 input records per kill), each restarted once another
- * broker has taken its place. At the end a read_committed reader finds each input's result exactly once.
- * {@code -Dexactlyonce.seed=S} reproduces the kill moments.
+ * ({@code -Dexactlyonce.clusterKills=N}, 4 by default; 1,000 input records per kill, so the loop outlasts them), each
+ * restarted once another broker has taken its place. At the end a read_committed reader finds each input's result
+ * exactly once. {@code -Dexactlyonce.seed=S} reproduces the kill moments.
  */
 class ClusterExactlyOnceKillIT {
 
@@ -25,7 +28,7 @@ class ClusterExactlyOnceKillIT {
     private static final String OUTPUT = "eos-cluster-output";
     private static final String NAME = "eos-cluster";
     private static final int PARTITIONS = 2;
-    private static final int RECORDS_PER_KILL = 500;
+    private static final int RECORDS_PER_KILL = 1_000;
 
     @Test
     void eachInputIsTransformedExactlyOnceWhileTheCoordinatorAndAPartitionLeaderAreKilled() throws Exception {
@@ -62,6 +65,10 @@ class ClusterExactlyOnceKillIT {
                 loop.join(TimeUnit.SECONDS.toMillis(120));
                 assertThat(loop.isAlive()).as("the loop copied everything within 120 s of the last restart (seed %d)",
                         seed).isFalse();
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; killed" + killed + "; " + transformer.committedTransactions
+                        + " committed, " + transformer.restarts + " loop restarts; node logs in "
+                        + saveNodeLogs(cluster), e);
             } finally {
                 transformer.running.set(false);
                 loop.join(TimeUnit.SECONDS.toMillis(30));
@@ -75,6 +82,15 @@ class ClusterExactlyOnceKillIT {
                     transformer.committedTransactions.get(), transformer.abortedTransactions.get(),
                     transformer.restarts.get());
         }
+    }
+
+    /** Each node's output, for a failure's reader: under {@code it/target}. */
+    private static Path saveNodeLogs(SpoolCluster cluster) throws IOException {
+        Path dir = Files.createDirectories(Path.of("target", "cluster-eos-logs"));
+        for (int nodeId = 1; nodeId <= cluster.size(); nodeId++) {
+            Files.write(dir.resolve("node-" + nodeId + ".log"), cluster.node(nodeId).output());
+        }
+        return dir.toAbsolutePath();
     }
 
     /** Whom a kill takes, asked with a new admin client each time: a restarted broker listens on a new port. */

@@ -923,10 +923,13 @@ public final class PartitionLog implements AutoCloseable {
 
     /**
      * Whether producer {@code producerId} has a transaction open in this log at epoch {@code producerEpoch}, as of
-     * the last append; false while the producer state is not loaded (not known).
+     * the last append; false when not known: the producer state is not loaded, or the lock is busy (a network thread
+     * asks, and must not wait for a roll or a flush).
      */
     public boolean hasOpenTransaction(long producerId, short producerEpoch) {
-        lock.lock();
+        if (!lock.tryLock()) {
+            return false;
+        }
         try {
             return producerState.hasOpenTransaction(producerId, producerEpoch);
         } finally {

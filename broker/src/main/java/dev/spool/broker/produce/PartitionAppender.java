@@ -104,6 +104,16 @@ public final class PartitionAppender {
         if (here != null) {
             return answer(here, acks, timeoutMs, index);
         }
+        return appendOnIoThreads(records, produceVersion, acks, timeoutMs);
+    }
+
+    /**
+     * As {@link #append}, always on the io threads: for a caller that is no network thread (an append that waited for
+     * the transaction coordinator's answer, on the thread that brought it).
+     */
+    public CompletableFuture<PartitionProduceResponse> appendOnIoThreads(ByteBuffer records, short produceVersion,
+                                                                         short acks, long timeoutMs) {
+        int index = partition.topicPartition().partition();
         return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true), queue)
                 .thenCompose(appended -> answer(appended, acks, timeoutMs, index));
     }

@@ -124,7 +124,7 @@ public final class ProduceHandler implements ApiHandler {
                 PartitionAppender appender = appenders.of(partition);
                 pending.add(joins != null && joins.needs(partition, records)
                         ? joins.then(error -> error == Errors.NONE
-                                ? appender.append(records, version, acks, request.timeoutMs())
+                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs())
                                 : CompletableFuture.completedFuture(failed(produceError(error, version))
                                         .setIndex(data.index())))
                         : appender.append(records, version, acks, request.timeoutMs()));

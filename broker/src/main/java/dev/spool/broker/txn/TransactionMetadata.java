@@ -21,8 +21,8 @@ import java.util.TreeSet;
  * @param partitions         the partitions of the open (or ending) transaction, empty when idle
  * @param startTimestampMs   when the open transaction began (-1 when none is open)
  * @param updateTimestampMs  the last change
- * @param clientTransactionVersion 2 once the producer ended a transaction with EndTxn v5 (transactions v2, KIP-890:
- *                           the epoch bumped at each end), else 0
+ * @param clientTransactionVersion 2 when the producer's last end was an EndTxn v5 (transactions v2, KIP-890: the
+ *                           epoch bumped at each end), else 0
  */
 record TransactionMetadata(String transactionalId, long producerId, long lastProducerId, long nextProducerId,
                            short producerEpoch, short lastProducerEpoch, int timeoutMs, TransactionState state,
@@ -50,11 +50,6 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
         return sorted;
     }
 
-    TransactionMetadata withState(TransactionState next, long nowMs) {
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, nextProducerId, producerEpoch,
-                lastProducerEpoch, timeoutMs, next, partitions, startTimestampMs, nowMs, clientTransactionVersion);
-    }
-
     /**
      * A new producer session (InitProducerId): the next epoch, or {@code freshProducerId} at 0 once it ran out.
      * {@code askedByItsProducer}: the current session's producer asked for it with its own id and epoch (KIP-360).
@@ -62,21 +57,30 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
     TransactionMetadata nextSession(long freshProducerId, int newTimeoutMs, long nowMs, boolean askedByItsProducer) {
         if (producerEpoch >= Short.MAX_VALUE - 1) {
             return new TransactionMetadata(transactionalId, freshProducerId, producerId, -1, (short) 0, (short) -1,
-                    newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs, clientTransactionVersion);
+                    newTimeoutMs, TransactionState.EMPTY, Set.of(), -1, nowMs, (short) 0);
         }
         return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, (short) (producerEpoch + 1),
                 askedByItsProducer ? producerEpoch : (short) -1, newTimeoutMs, TransactionState.EMPTY, Set.of(), -1,
-                nowMs, clientTransactionVersion);
+                nowMs, (short) 0);
     }
 
     /**
-     * The epoch bumped to fence the producer of the open transaction, which then aborts (a timeout, a new session); at
-     * the last epoch there is none to bump to, and the transaction aborts in its own.
+     * The epoch bumped to fence the producer of the open transaction, which then aborts (a timeout, a new session).
+     * A transactions v2 producer's by two: its own end bumps by one, and a retry of that end names the epoch just
+     * below the current one, which must never be a fenced producer's. At most to {@link Short#MAX_VALUE}, reserved
+     * for this (the next session then gets a fresh producer id).
      */
     TransactionMetadata fenced(long nowMs) {
-        short epoch = producerEpoch >= Short.MAX_VALUE - 1 ? producerEpoch : (short) (producerEpoch + 1);
+        int bump = clientTransactionVersion >= TRANSACTIONS_V2 ? 2 : 1;
+        short epoch = (short) Math.min(Short.MAX_VALUE, producerEpoch + bump);
         return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, epoch, (short) -1, timeoutMs,
                 TransactionState.PREPARE_ABORT, partitions, startTimestampMs, nowMs, clientTransactionVersion);
+    }
+
+    /** EndTxn of transactions v1: the transaction ends ({@code ending}: a Prepare state) in its epoch. */
+    TransactionMetadata ended(TransactionState ending, long nowMs) {
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, -1, producerEpoch,
+                lastProducerEpoch, timeoutMs, ending, partitions, startTimestampMs, nowMs, (short) 0);
     }
 
     /** Partitions join the transaction, which is open from now on. */
@@ -97,8 +101,7 @@ record TransactionMetadata(String transactionalId, long producerId, long lastPro
     TransactionMetadata endedWithBump(TransactionState ending, long freshProducerId, long nowMs) {
         short epoch = (short) (producerEpoch + 1);
         long next = epoch == Short.MAX_VALUE ? freshProducerId : -1;
-        // The epoch before is kept (in memory) as the one the producer itself left: its retry of this EndTxn names it.
-        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, producerEpoch,
+        return new TransactionMetadata(transactionalId, producerId, lastProducerId, next, epoch, (short) -1,
                 timeoutMs, ending, partitions, startTimestampMs, nowMs, TRANSACTIONS_V2);
     }
 

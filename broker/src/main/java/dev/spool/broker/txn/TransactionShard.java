@@ -226,7 +226,7 @@ final class TransactionShard implements CoordinatorShard {
                     ending.continuingProducerEpoch()) : Ended.of(Errors.NOT_COORDINATOR);
         }
         if (state == TransactionState.ONGOING) {
-            return Ended.of(endTransaction(current.withState(preparing, clockMs.getAsLong())) ? Errors.NONE
+            return Ended.of(endTransaction(current.ended(preparing, clockMs.getAsLong())) ? Errors.NONE
                     : Errors.NOT_COORDINATOR);
         }
         if (state == preparing || state == TransactionState.PREPARE_EPOCH_FENCE) {
@@ -237,16 +237,14 @@ final class TransactionShard implements CoordinatorShard {
 
     /**
      * Whether {@code producerId} at {@code producerEpoch} is the session that {@code current}'s transactions v2 end
-     * bumped from, at its producer's own EndTxn. Not an epoch the coordinator bumped to fence a producer (a timeout, a
-     * new session): its zombie would take the new epoch. Known in memory only: after a coordinator moved, a retry is
-     * PRODUCER_FENCED.
+     * bumped from: the epoch just below, from the records alone, so a new coordinator knows it too. Never a fenced
+     * producer's: a fence of a v2 producer bumps by two ({@link TransactionMetadata#fenced}).
      */
     private static boolean isBumpedFrom(TransactionMetadata current, long producerId, short producerEpoch) {
         if (current.clientTransactionVersion() < TransactionMetadata.TRANSACTIONS_V2) {
             return false;
         }
-        boolean bumped = producerId == current.producerId() && producerEpoch == current.producerEpoch() - 1
-                && producerEpoch == current.lastProducerEpoch();
+        boolean bumped = producerId == current.producerId() && producerEpoch == current.producerEpoch() - 1;
         boolean ranOut = current.nextProducerId() < 0 && producerId == current.lastProducerId()
                 && current.producerEpoch() == 0 && producerEpoch == Short.MAX_VALUE - 1;
         return bumped || ranOut;

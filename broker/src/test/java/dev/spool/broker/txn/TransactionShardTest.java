@@ -302,8 +302,36 @@ class TransactionShardTest {
         add("t", 1000, (short) 1, Set.of(ORDERS));
         assertThat(init("t").error()).as("a new instance: the open transaction is aborted, the epoch bumped")
                 .isEqualTo(Errors.CONCURRENT_TRANSACTIONS);
-        assertThat(shard.transaction("t").producerEpoch()).isEqualTo((short) 2);
+        assertThat(shard.transaction("t").producerEpoch()).as("a v2 producer is fenced two epochs up")
+                .isEqualTo((short) 3);
         assertThat(endBumping("t", 1000, (short) 1, false).error()).as("the zombie's abort")
                 .isEqualTo(Errors.PRODUCER_FENCED);
+    }
+
+    @Test
+    void aTransactionsV2EndRetriedAtANewCoordinatorGetsTheSameAnswer() throws IOException {
+        init("t");
+        add("t", 1000, (short) 0, Set.of(ORDERS));
+        endBumping("t", 1000, (short) 0, true);
+
+        shard = loadShard(); // the coordinator moved before it answered; the new one writes the markers again
+        assertThat(endBumping("t", 1000, (short) 0, true)).isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000,
+                (short) 1));
+        shard.complete(markersAsked.get(markersAsked.size() - 1));
+        assertThat(endBumping("t", 1000, (short) 0, true)).as("and once it completed")
+                .isEqualTo(new TransactionShard.Ended(Errors.NONE, 1000, (short) 1));
+    }
+
+    @Test
+    void aFenceAtTheLastEpochTakesTheReservedOneAndTheNextSessionAFreshId() {
+        TransactionMetadata atLast = new TransactionMetadata("t", 1000, -1, -1, (short) (Short.MAX_VALUE - 1),
+                (short) -1, 60_000, TransactionState.ONGOING, Set.of(ORDERS), 0, 0,
+                TransactionMetadata.TRANSACTIONS_V2);
+        TransactionMetadata fenced = atLast.fenced(0);
+        assertThat(fenced.producerEpoch()).as("above the producer's: its batches and markers are refused")
+                .isEqualTo(Short.MAX_VALUE);
+        TransactionMetadata next = fenced.completed(0).nextSession(5000, 60_000, 0, false);
+        assertThat(next.producerId()).isEqualTo(5000);
+        assertThat(next.producerEpoch()).isZero();
     }
 }

@@ -9,9 +9,9 @@ import java.util.function.Supplier;
 
 /**
  * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
- * two idempotent acks=all producers and one without idempotence, with {@code -Dfaults.transactions=true} a
- * transactional producer committing three transactions in four and aborting the fourth (off by default until it has
- * run under the bed's faults), a consumer reading every partition by assignment, and a group of two members committing
+ * two idempotent acks=all producers and one without idempotence, a transactional producer committing three
+ * transactions in four and aborting the fourth (left out with {@code -Dfaults.transactions=false}), a consumer reading
+ * every partition by assignment, and a group of two members committing
  * after each poll (the readers read_committed). At the end, a fresh reader reads every partition from the
  * start to the end, so that a write lost anywhere below the end shows up as lost, not as unseen.
  */
@@ -26,7 +26,7 @@ final class Workload {
     private final String topic;
     private final int partitions;
     private final List<HistoryProducer> producers;
-    /** Null unless {@code -Dfaults.transactions=true}. */
+    /** Null with {@code -Dfaults.transactions=false}. */
     private final TransactionalWriter transactional;
     private final AssignedReader reader;
     private final List<GroupMember> group;
@@ -40,7 +40,7 @@ final class Workload {
                 new HistoryProducer("p1", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p2", true, bootstrap, history, topic, partitions, SENDS_PER_SECOND),
                 new HistoryProducer("p3", false, bootstrap, history, topic, partitions, SENDS_PER_SECOND));
-        this.transactional = Boolean.getBoolean("faults.transactions")
+        this.transactional = Boolean.parseBoolean(System.getProperty("faults.transactions", "true"))
                 ? new TransactionalWriter("tx1", bootstrap, history, topic, partitions, SENDS_PER_SECOND / 4) : null;
         this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
         this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),
