@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * Thread-safe. The partition leader's side of KIP-890: before the first transactional batch of a producer's
@@ -44,7 +45,10 @@ public final class TransactionPartitionAdder implements TransactionMembership {
     private static final short ADD_PARTITIONS_VERSION = 5;
 
     private final int nodeId;
-    private final TransactionCoordinator coordinator;
+    /** The partition of {@code __transaction_state} a transactional id hashes to. */
+    private final ToIntFunction<String> partitionFor;
+    /** This broker's coordinator, asked when it leads that partition. */
+    private final TransactionMembership local;
     private final Supplier<MetadataImage> metadata;
     private final Predicate<PartitionImage> leads;
     /** Null on a single broker, which coordinates every transaction. */
@@ -54,8 +58,15 @@ public final class TransactionPartitionAdder implements TransactionMembership {
     public TransactionPartitionAdder(int nodeId, TransactionCoordinator coordinator, Supplier<MetadataImage> metadata,
                                      Predicate<PartitionImage> leads, NodeClients clients,
                                      ScheduledExecutorService scheduler) {
+        this(nodeId, coordinator::partitionFor, coordinator::addPartitions, metadata, leads, clients, scheduler);
+    }
+
+    TransactionPartitionAdder(int nodeId, ToIntFunction<String> partitionFor, TransactionMembership local,
+                              Supplier<MetadataImage> metadata, Predicate<PartitionImage> leads, NodeClients clients,
+                              ScheduledExecutorService scheduler) {
         this.nodeId = nodeId;
-        this.coordinator = coordinator;
+        this.partitionFor = partitionFor;
+        this.local = local;
         this.metadata = metadata;
         this.leads = leads;
         this.clients = clients;
@@ -94,14 +105,14 @@ public final class TransactionPartitionAdder implements TransactionMembership {
         MetadataImage image = metadata.get();
         TopicImage topic = image.topic(TransactionCoordinator.TOPIC);
         PartitionImage coordinatorPartition = topic == null ? null
-                : topic.partition(coordinator.partitionFor(transactionalId));
+                : topic.partition(partitionFor.applyAsInt(transactionalId));
         if (coordinatorPartition == null) {
             return CompletableFuture.completedFuture(Errors.COORDINATOR_NOT_AVAILABLE);
         }
         int leader = coordinatorPartition.leader();
         if (leader == nodeId || clients == null) {
             return leads.test(coordinatorPartition)
-                    ? coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, verifyOnly)
+                    ? local.add(transactionalId, producerId, producerEpoch, partitions, verifyOnly)
                     : CompletableFuture.completedFuture(Errors.NOT_COORDINATOR);
         }
         ClusterView.BrokerNode broker = ClusterView.of("", -1, image).broker(leader);
