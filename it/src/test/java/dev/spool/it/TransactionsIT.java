@@ -63,12 +63,17 @@ class TransactionsIT {
      * Every record of {@code topic} a consumer of {@code isolation} reads from the start, until {@code expected} (or,
      * when none is expected, for a few seconds).
      */
-    private static List<String> readAll(String topic, int partitions, IsolationLevel isolation, int expected) {
+    private static Map<String, Object> consumerConfig(IsolationLevel isolation) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
+        return config;
+    }
+
+    private static List<String> readAll(String topic, int partitions, IsolationLevel isolation, int expected) {
+        Map<String, Object> config = consumerConfig(isolation);
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
             List<TopicPartition> assigned = new ArrayList<>();
@@ -132,6 +137,23 @@ class TransactionsIT {
         // 5 records and 3 markers; nothing open, so both isolation levels end at the log end.
         assertThat(endOffset(topic, IsolationLevel.READ_COMMITTED)).isEqualTo(8);
         assertThat(endOffset(topic, IsolationLevel.READ_UNCOMMITTED)).isEqualTo(8);
+        // The last batch is a marker, which no record stands for: a reader still moves past it to the end.
+        assertThat(positionAfterReading(topic, IsolationLevel.READ_COMMITTED, 8)).isEqualTo(8);
+    }
+
+    /** Where a consumer of partition 0 of {@code topic} stands after reading from the start towards {@code end}. */
+    private static long positionAfterReading(String topic, IsolationLevel isolation, long end) {
+        Map<String, Object> config = consumerConfig(isolation);
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS);
+            while (consumer.position(partition) < end && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200));
+            }
+            return consumer.position(partition);
+        }
     }
 
     @Test

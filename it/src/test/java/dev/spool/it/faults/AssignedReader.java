@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -69,9 +68,8 @@ final class AssignedReader {
                 client.assigned(assigned);
                 while (running) {
                     RecordedPoll.Outcome outcome = RecordedPoll.poll(consumer, client);
-                    for (ConsumerRecord<String, String> record : outcome.records()) {
-                        nextOffsets.merge(record.partition(), record.offset() + 1, Math::max);
-                    }
+                    RecordedPoll.positions(consumer).forEach((partition, next) ->
+                            nextOffsets.merge(partition, next, Math::max));
                     if (outcome.fatal() != null) {
                         break;
                     }

@@ -9,9 +9,13 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeProducersResult.PartitionProducerState;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -130,6 +134,38 @@ public final class ClusterProbe {
                     .forEach((partition, info) -> ends.put(partition.partition(), info.offset()));
         }
         return ends;
+    }
+
+    /**
+     * For a look at readers that did not reach the end: per partition, its read_committed end (the last stable
+     * offset), its leader, and the producers the leader counts with a transaction open (DescribeProducers); the error
+     * instead when the cluster does not answer.
+     */
+    public String openTransactions(String topic, int partitions) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        try (Admin admin = admin()) {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable = admin.listOffsets(latest,
+                    new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(ANSWER_MS, TimeUnit.MILLISECONDS);
+            Map<TopicPartition, PartitionProducerState> producers = admin.describeProducers(latest.keySet()).all()
+                    .get(ANSWER_MS, TimeUnit.MILLISECONDS);
+            StringBuilder out = new StringBuilder();
+            for (int index = 0; index < partitions; index++) {
+                TopicPartition partition = new TopicPartition(topic, index);
+                out.append(partition).append(": last stable offset ").append(stable.get(partition).offset());
+                producers.get(partition).activeProducers().stream()
+                        .filter(producer -> producer.currentTransactionStartOffset().isPresent())
+                        .forEach(producer -> out.append("; producer ").append(producer.producerId()).append(" epoch ")
+                                .append(producer.producerEpoch()).append(" open from ")
+                                .append(producer.currentTransactionStartOffset().getAsLong()));
+                out.append('\n');
+            }
+            return out.toString();
+        } catch (Exception unknown) {
+            return "open transactions unknown: " + unknown;
+        }
     }
 
     private static Set<Integer> ids(List<Node> nodes) {

@@ -73,6 +73,9 @@ class FaultScheduleIT {
                         workload.acknowledged());
                 Map<Integer, Long> ends = probe.endOffsets(TOPIC, PARTITIONS);
                 drained = workload.drainTo(ends, 120_000);
+                if (!drained.isEmpty()) {
+                    drained += "\n" + probe.openTransactions(TOPIC, PARTITIONS);
+                }
             }
             // Liveness: with every fault healed, every replica catches up and is back in the ISR (a follower that
             // could not truncate its diverged log never would; -Dfaults.brokenBuild=skip-truncation).

@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -30,9 +29,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Thread-safe (its own thread polls; {@link #committed} and {@link #stop} from any): one member of a consumer group
- * subscribed to a topic, committing synchronously after each poll that read something. It records the subscribe,
- * each rebalance's assignment (so the checker forgives the jump to the committed offsets), each poll, and each
- * commit: ok once the coordinator accepted it, fail when it refused it (the group moved on: CommitFailedException,
+ * subscribed to a topic, committing its positions synchronously after each poll that moved them. It records the
+ * subscribe, each rebalance's assignment (so the checker forgives the jump to the committed offsets), each poll, and
+ * each commit: ok once the coordinator accepted it, fail when it refused it (the group moved on: CommitFailedException,
  * a rebalance in progress), info when nobody knows (a timeout, a lost coordinator). A dead instance is replaced under
  * a new process name and rejoins the group.
  */
@@ -80,7 +79,7 @@ final class GroupMember {
                     if (outcome.fatal() != null) {
                         break;
                     }
-                    if (!outcome.records().isEmpty() && !commit(consumer, client, outcome.records())) {
+                    if (!commit(consumer, client)) {
                         break;
                     }
                 }
@@ -89,13 +88,19 @@ final class GroupMember {
         }
     }
 
-    /** Commits the offsets after what {@code records} held; false when the client instance died. */
-    private boolean commit(KafkaConsumer<String, String> consumer, ClientHistory client,
-                           Iterable<ConsumerRecord<String, String>> records) {
+    /**
+     * Commits the consumer's positions where they moved past this member's last commit (past records it read, or past
+     * a transaction marker, which no record stands for); true when nothing moved. False when the client instance died.
+     */
+    private boolean commit(KafkaConsumer<String, String> consumer, ClientHistory client) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (ConsumerRecord<String, String> record : records) {
-            offsets.merge(new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1),
-                    (a, b) -> a.offset() >= b.offset() ? a : b);
+        RecordedPoll.positions(consumer).forEach((partition, position) -> {
+            if (position > committed.getOrDefault(partition, 0L)) {
+                offsets.put(new TopicPartition(topic, partition), new OffsetAndMetadata(position));
+            }
+        });
+        if (offsets.isEmpty()) {
+            return true;
         }
         List<PartitionOffset> positions = new ArrayList<>();
         offsets.forEach((partition, offset) -> positions.add(new PartitionOffset(

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 
 /**
@@ -48,6 +49,23 @@ final class RecordedPoll {
             client.record(client.event(EventType.INFO, Operation.POLL).withError(String.valueOf(error)));
             return new Outcome(ConsumerRecords.empty(), error instanceof RetriableException ? null : error);
         }
+    }
+
+    /**
+     * Per partition assigned, the consumer's position when it knows one without asking: the offset after the last
+     * record it returned, or past a transaction marker or aborted records that no record returned stands for (the
+     * last batch of a partition may be a marker, and a reader is at the end only past it).
+     */
+    static Map<Integer, Long> positions(KafkaConsumer<String, String> consumer) {
+        Map<Integer, Long> positions = new TreeMap<>();
+        for (TopicPartition partition : consumer.assignment()) {
+            try {
+                positions.put(partition.partition(), consumer.position(partition, Duration.ZERO));
+            } catch (KafkaException | IllegalStateException unknown) {
+                // Not known yet (being reset or looked up): nothing to report for it.
+            }
+        }
+        return positions;
     }
 
     /**
