@@ -9,6 +9,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
@@ -122,12 +123,13 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 ByteBuffer records = writableRecords(data.records());
                 PartitionAppender appender = appenders.of(partition);
-                pending.add(joins != null && joins.needs(partition, records)
+                VerificationGuard guard = joins == null ? VerificationGuard.NOT_CHECKED : joins.join(partition, records);
+                pending.add(guard != VerificationGuard.NOT_CHECKED && guard != VerificationGuard.NONE
                         ? joins.then(error -> error == Errors.NONE
-                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs())
+                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs(), guard)
                                 : CompletableFuture.completedFuture(failed(produceError(error, version))
                                         .setIndex(data.index())))
-                        : appender.append(records, version, acks, request.timeoutMs()));
+                        : appender.append(records, version, acks, request.timeoutMs(), guard));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())
