@@ -123,24 +123,15 @@ final class LogProducerState {
                 : SequenceCheck.APPEND;
     }
 
-    /**
-     * The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. A repeat of
-     * the marker last written is answered as a duplicate ending at the log end, so that its answer waits until
-     * everything up to there, the marker written before among it, is committed.
-     */
-    AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch, boolean epochBumped) {
-        SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch, epochBumped);
+    /** The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. */
+    AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch) {
+        SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch);
         ProducerStateEntry entry = state.producer(producerId);
         String partition = log.dir().getFileName().toString();
         return switch (check) {
             case APPEND -> null;
-            case DUPLICATE -> AppendInfo.duplicate(log.logEndOffset() - 1, log.logEndOffset() - 1,
-                    RecordBatchLayout.NO_TIMESTAMP, false, log.logStartOffset());
             case INVALID_PRODUCER_EPOCH -> AppendInfo.refused(check, "Marker epoch " + epoch + " of producer "
-                    + producerId + (epoch == entry.producerEpoch()
-                            ? " is the epoch of its transaction open on " + partition + ": a transactions v2 marker "
-                            + "must carry a later one"
-                            : " is older than its current epoch " + entry.producerEpoch() + " on " + partition));
+                    + producerId + " is older than its current epoch " + entry.producerEpoch() + " on " + partition);
             case TRANSACTION_COORDINATOR_FENCED -> AppendInfo.refused(check, "Marker of coordinator epoch "
                     + coordinatorEpoch + " for producer " + producerId + " is older than the coordinator epoch "
                     + entry.coordinatorEpoch() + " of its last marker on " + partition);

@@ -315,27 +315,14 @@ public final class PartitionLog implements AutoCloseable {
      * state refuses it: a marker of an epoch older than the producer's, or from an older coordinator than its last
      * marker's, writes nothing and answers the error ({@link AppendInfo#outcome()}). With {@code commit} the high
      * watermark moves to the new log end offset in the same step (the leader alone is the in-sync replica set).
-     * The rules of transactions v1; see the other overload for v2's.
      */
     public AppendInfo appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
                                       int leaderEpoch, boolean commit) throws IOException {
-        return appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, false, leaderEpoch, commit);
-    }
-
-    /**
-     * As {@link #appendTxnMarker(long, short, int, boolean, int, boolean)}; with {@code epochBumped} (the marker of a
-     * transactions v2 producer, whose coordinator bumped its epoch at the end: WriteTxnMarkers v2, KIP-1228) the
-     * marker's epoch must be above the one the producer's transaction was written with: a repeat of the marker last
-     * written is answered as a duplicate ({@link SequenceCheck#DUPLICATE}, nothing written), and one at the epoch of a
-     * transaction open here is refused, since it would end the wrong transaction.
-     */
-    public AppendInfo appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
-                                      boolean epochBumped, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
             ensureOpen();
             producerState.ensureLoaded();
-            AppendInfo refusal = producerState.markerRefusal(producerId, producerEpoch, coordinatorEpoch, epochBumped);
+            AppendInfo refusal = producerState.markerRefusal(producerId, producerEpoch, coordinatorEpoch);
             if (refusal != null) {
                 return refusal;
             }

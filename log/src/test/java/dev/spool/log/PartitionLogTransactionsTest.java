@@ -198,36 +198,6 @@ class PartitionLogTransactionsTest {
         assertThat(log.lastStableOffset()).isEqualTo(4);
     }
 
-    /** One transactional record of {@code producerId} at {@code epoch} and {@code sequence}, committed at once. */
-    private AppendInfo writeAtEpoch(PartitionLog log, long producerId, short epoch, int sequence) throws IOException {
-        return log.appendAsLeader(new RecordBatchBuilder(CompressionType.NONE).producer(producerId, epoch, sequence)
-                .transactional(true).append(clock.nowMs(), null, TestLogs.bytes("e" + epoch)).build(), 0, true);
-    }
-
-    @Test
-    void aTransactionsV2MarkerMustCarryAnEpochAboveItsTransactionsBatches() throws IOException {
-        PartitionLog log = open();
-        writeAtEpoch(log, P1, (short) 0, 0);                                                      // 0
-        assertThat(log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, true, true, 0, true).appended())
-                .as("the coordinator bumped the epoch at the end").isTrue();                      // 1
-        AppendInfo repeated = log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, true, true, 0, true);
-        assertThat(repeated.outcome()).as("a retry of it").isEqualTo(SequenceCheck.DUPLICATE);
-        assertThat(repeated.lastOffset()).as("answered once the log up to here is committed").isEqualTo(1);
-        assertThat(log.logEndOffset()).isEqualTo(2);
-
-        writeAtEpoch(log, P1, (short) 1, 0);                                                      // 2: the next one
-        AppendInfo late = log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, false, true, 0, true);
-        assertThat(late.outcome()).as("a late copy of the last marker must not end it")
-                .isEqualTo(SequenceCheck.INVALID_PRODUCER_EPOCH);
-        assertThat(late.refusal()).contains("must carry a later one");
-        assertThat(log.lastStableOffset()).as("still open").isEqualTo(2);
-        assertThat(log.appendTxnMarker(P1, (short) 2, COORDINATOR_EPOCH, false, true, 0, true).appended()).isTrue();
-        assertThat(log.lastStableOffset()).isEqualTo(4);
-
-        writeAtEpoch(log, P2, (short) 0, 0);                                                      // 4
-        assertThat(end(log, P2, true).appended()).as("transactions v1: the marker keeps the epoch").isTrue();
-    }
-
     @Test
     void markersOfAnOlderEpochOrAnOlderCoordinatorAreRefused() throws IOException {
         PartitionLog log = open();

@@ -39,8 +39,6 @@ public final class PartitionAppender {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
     private static final short ACKS_ALL = -1;
-    /** The transaction version whose coordinator bumps the producer's epoch at each end (KIP-890). */
-    private static final int TRANSACTIONS_V2 = 2;
 
     /**
      * What an append did: the answer, and the offset after the batch it wrote (or duplicated), which acks=all
@@ -157,14 +155,11 @@ public final class PartitionAppender {
      * {@code coordinatorEpoch}; {@code commitTxn} COMMIT, else ABORT) on the io threads, after the appends queued
      * before it, and answers once the marker is committed (as an acks=all batch, for at most {@code timeoutMs}):
      * NONE, or why not (NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, ...).
-     * {@code transactionVersion} 2 applies the rules of transactions v2 (see
-     * {@link PartitionLog#appendTxnMarker(long, short, int, boolean, boolean, int, boolean)}).
      */
     public CompletableFuture<Errors> appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch,
-                                                     boolean commitTxn, int transactionVersion, long timeoutMs) {
-        boolean epochBumped = transactionVersion >= TRANSACTIONS_V2;
+                                                     boolean commitTxn, long timeoutMs) {
         return CompletableFuture.supplyAsync(() -> appendMarkerNow(producerId, producerEpoch, coordinatorEpoch,
-                commitTxn, epochBumped), queue)
+                commitTxn), queue)
                 .thenCompose(appended -> answer(appended, ACKS_ALL, timeoutMs, partition.topicPartition().partition()))
                 .thenApply(answer -> {
                     Errors error = Errors.forCode(answer.errorCode());
@@ -175,15 +170,13 @@ public final class PartitionAppender {
                 });
     }
 
-    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
-                                     boolean epochBumped) {
+    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn) {
         try {
             if (closed) {
                 return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
             }
             return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
-                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, epochBumped,
-                            leaderEpoch, commit)));
+                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, leaderEpoch, commit)));
         } catch (LogDirOfflineException e) {
             return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
         } catch (IOException e) {

@@ -306,7 +306,7 @@ class ProduceHandlerTest {
         // A v1 producer's batch of its last transaction comes late: the coordinator still counts the partition in,
         // and the transaction's marker is written before the answer is back.
         handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
-                orders0.appendTxnMarker(producerId, epoch, 0, true, 1, 1000).thenApply(marker -> Errors.NONE), true);
+                orders0.appendTxnMarker(producerId, epoch, 0, true, 1000).thenApply(marker -> Errors.NONE), true);
         assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0)), 0))
                 .containsExactly(Errors.INVALID_TXN_STATE.code());
         PartitionLog log = partitions.get("orders", 0).log();
