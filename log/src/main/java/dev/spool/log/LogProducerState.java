@@ -7,9 +7,7 @@ import dev.spool.log.producer.ProducerStateEntry;
 import dev.spool.log.producer.ProducerStateManager;
 import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.producer.Sequences;
-import dev.spool.log.producer.TransactionVerifications;
 import dev.spool.log.producer.UnstableOffsets;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
 import java.io.IOException;
@@ -42,7 +40,6 @@ final class LogProducerState {
     private ProducerStateManager state;
     /** What bounds the last stable offset, for readers without the lock; null while the state is not loaded. */
     private volatile UnstableOffsets unstable;
-    private final TransactionVerifications verifications = new TransactionVerifications();
 
     LogProducerState(PartitionLog log, ProducerSnapshots snapshots, LogClock clock, long producerIdExpirationMs) {
         this.log = log;
@@ -65,29 +62,6 @@ final class LogProducerState {
     boolean hasOpenTransaction(long producerId, short producerEpoch) {
         ProducerStateEntry entry = state == null ? null : state.producer(producerId);
         return entry != null && entry.inTransaction() && entry.producerEpoch() == producerEpoch;
-    }
-
-    /** A leader is about to ask {@code producerId}'s coordinator about a batch that would open a transaction here. */
-    VerificationGuard startVerification(long producerId) {
-        return verifications.start(producerId);
-    }
-
-    /**
-     * Null if {@code batch} (checked by {@link #check}) may be written as far as transaction verification goes, else
-     * the refusal: a transactional batch that would open its producer's transaction here needs the guard still out
-     * for it (loaded state).
-     */
-    AppendInfo verificationRefusal(RecordBatch batch, VerificationGuard guard) {
-        long producerId = batch.producerId();
-        ProducerStateEntry entry = state.producer(producerId);
-        if (guard == VerificationGuard.NOT_CHECKED || !batch.isTransactional()
-                || entry != null && entry.inTransaction() || verifications.holds(producerId, guard)) {
-            return null;
-        }
-        return AppendInfo.refused(SequenceCheck.INVALID_TXN_STATE, "Producer " + producerId + " has no transaction open"
-                + " on " + log.dir().getFileName() + " that its coordinator confirmed: the batch would open one ("
-                + (guard == VerificationGuard.NONE ? "it was not verified" : "a marker ended a transaction meanwhile")
-                + ")");
     }
 
     /** The transactions that bound the last stable offset, or null while not loaded (then unknown). */
@@ -170,9 +144,6 @@ final class LogProducerState {
      * ends its transaction (an aborted one is indexed).
      */
     void onAppended(RecordBatch batch) throws IOException {
-        if (batch.isTransactional()) {
-            verifications.forget(batch.producerId()); // it opened the producer's transaction, or a marker ended one
-        }
         if (state == null) {
             return; // not loaded: the load replays this batch
         }
@@ -211,7 +182,6 @@ final class LogProducerState {
      * A retry of a truncated batch is then appended again, while one below the cut is still a duplicate.
      */
     void onTruncated(long newEndOffset) throws IOException {
-        verifications.clear();
         state = null;
         unstable = null;
         snapshots.deleteAbove(newEndOffset);

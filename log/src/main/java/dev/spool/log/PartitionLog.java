@@ -5,7 +5,6 @@ import dev.spool.log.producer.ActiveProducer;
 import dev.spool.log.producer.ProducerSnapshots;
 import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.producer.UnstableOffsets;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -169,21 +168,9 @@ public final class PartitionLog implements AutoCloseable {
      * the leader alone) the high watermark moves to the new log end offset in the same step.
      */
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
-        return appendAsLeader(batches, leaderEpoch, commit, VerificationGuard.NOT_CHECKED);
-    }
-
-    /**
-     * As {@link #appendAsLeader(ByteBuffer, int, boolean)}, for a client's batch under transaction verification
-     * (KIP-890): a transactional batch that would open its producer's transaction here is written only with the
-     * {@code guard} {@link #startVerification} gave before the coordinator was asked, if no marker or other batch of
-     * the producer came in between; else nothing is written and the answer is
-     * {@link SequenceCheck#INVALID_TXN_STATE}. {@link VerificationGuard#NOT_CHECKED} skips the rule.
-     */
-    public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit, VerificationGuard guard)
-            throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true, guard);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true);
         } finally {
             lock.unlock();
         }
@@ -198,7 +185,7 @@ public final class PartitionLog implements AutoCloseable {
     public AppendInfo appendAsCoordinator(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false, VerificationGuard.NOT_CHECKED);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false);
         } finally {
             lock.unlock();
         }
@@ -213,17 +200,11 @@ public final class PartitionLog implements AutoCloseable {
      * {@code flush.messages}. {@code batches} are then as they were.
      */
     public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
-        return tryAppendAsLeader(batches, leaderEpoch, commit, VerificationGuard.NOT_CHECKED);
-    }
-
-    /** {@link #tryAppendAsLeader(ByteBuffer, int, boolean)} under transaction verification, with {@code guard}. */
-    public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit, VerificationGuard guard)
-            throws IOException {
         if (!lock.tryLock()) {
             return null;
         }
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true, guard);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true);
         } finally {
             lock.unlock();
         }
@@ -234,7 +215,7 @@ public final class PartitionLog implements AutoCloseable {
      * made meanwhile cannot make the refused roll or fsync happen after all.
      */
     private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait,
-                                            boolean checkProducer, VerificationGuard guard) throws IOException {
+                                            boolean checkProducer) throws IOException {
         try {
             ensureOpen();
             if (!producerState.isLoaded()) {
@@ -276,10 +257,6 @@ public final class PartitionLog implements AutoCloseable {
                         : producerState.checkEpoch(appendBatch);
                 if (check != SequenceCheck.APPEND) {
                     return producerState.refusal(check, appendBatch, logAppendTime, logStartOffset);
-                }
-                AppendInfo unverified = producerState.verificationRefusal(appendBatch, guard);
-                if (unverified != null) {
-                    return unverified;
                 }
             }
             if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(config, nextOffset)
@@ -328,7 +305,7 @@ public final class PartitionLog implements AutoCloseable {
             }
             ByteBuffer marker = new TxnMarker(commitTxn, coordinatorEpoch).toBatch(producerId, producerEpoch,
                     clock.nowMs());
-            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true, VerificationGuard.NOT_CHECKED);
+            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true);
         } catch (IOException e) {
             throw reported(e);
         } finally {
@@ -942,15 +919,6 @@ public final class PartitionLog implements AutoCloseable {
         int size = segment.sizeInBytes();
         int position = segment.translateOffset(lastStable, size);
         return new LogOffsetMetadata(lastStable, segment.baseOffset(), position >= 0 ? position : size);
-    }
-
-    /**
-     * A leader is about to ask {@code producerId}'s transaction coordinator whether this partition is in its
-     * transaction, for a batch that would open it here: the guard that batch must then be appended with (see
-     * {@link #appendAsLeader(ByteBuffer, int, boolean, VerificationGuard)}). Any thread, without the lock.
-     */
-    public VerificationGuard startVerification(long producerId) {
-        return producerState.startVerification(producerId);
     }
 
     /**

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spool.log.index.AbortedTxn;
 import dev.spool.log.index.TransactionIndex;
 import dev.spool.log.producer.SequenceCheck;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -64,19 +63,13 @@ class PartitionLogTransactionsTest {
 
     /** {@code records} records of producer {@code producerId} (epoch 0), transactional or not, committed at once. */
     private AppendInfo write(PartitionLog log, long producerId, boolean transactional, int records) throws IOException {
-        return write(log, producerId, transactional, records, VerificationGuard.NOT_CHECKED);
-    }
-
-    /** As {@link #write(PartitionLog, long, boolean, int)}, a leader's append under transaction verification. */
-    private AppendInfo write(PartitionLog log, long producerId, boolean transactional, int records,
-                             VerificationGuard guard) throws IOException {
         int slot = producerId == P1 ? 0 : 1;
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE)
                 .producer(producerId, (short) 0, nextSequence[slot]).transactional(transactional);
         for (int i = 0; i < records; i++) {
             builder.append(clock.nowMs(), null, TestLogs.bytes("p" + producerId + "-" + (nextSequence[slot] + i)));
         }
-        AppendInfo info = log.appendAsLeader(builder.build(), 0, true, guard);
+        AppendInfo info = log.appendAsLeader(builder.build(), 0, true);
         if (info.appended()) {
             nextSequence[slot] += records;
         }
@@ -169,33 +162,6 @@ class PartitionLogTransactionsTest {
         assertThat(log.logEndOffset()).isEqualTo(1);
         end(log, P1, true);
         assertThat(write(log, P1, false, 1).appended()).isTrue();
-    }
-
-    @Test
-    void aBatchOpensATransactionOnlyWithTheGuardOfAVerificationNoMarkerEnded() throws IOException {
-        PartitionLog log = open();
-        assertThat(write(log, P1, true, 1, VerificationGuard.NONE).outcome())
-                .as("never verified").isEqualTo(SequenceCheck.INVALID_TXN_STATE);
-        VerificationGuard first = log.startVerification(P1);
-        assertThat(log.startVerification(P1)).as("requests in flight together share it").isSameAs(first);
-        assertThat(write(log, P1, true, 1, first).appended()).isTrue();              // 0: opens the transaction
-        assertThat(write(log, P1, true, 1, VerificationGuard.NONE).appended())
-                .as("joins the open transaction").isTrue();                           // 1
-        end(log, P1, true);                                                           // 2
-
-        // The coordinator was asked about the next transaction, and a marker (of the one before) came meanwhile.
-        VerificationGuard asked = log.startVerification(P1);
-        end(log, P1, false);                                                          // 3
-        AppendInfo late = write(log, P1, true, 1, asked);
-        assertThat(late.outcome()).isEqualTo(SequenceCheck.INVALID_TXN_STATE);
-        assertThat(late.refusal()).contains("a marker ended a transaction meanwhile");
-        assertThat(log.logEndOffset()).as("nothing written").isEqualTo(4);
-        assertThat(log.lastStableOffset()).as("no transaction opened").isEqualTo(4);
-
-        assertThat(write(log, P1, true, 1, log.startVerification(P1)).appended()).isTrue(); // 4: asked again
-        assertThat(write(log, P2, true, 1, VerificationGuard.NOT_CHECKED).appended())
-                .as("verification off").isTrue();                                     // 5
-        assertThat(log.lastStableOffset()).isEqualTo(4);
     }
 
     @Test

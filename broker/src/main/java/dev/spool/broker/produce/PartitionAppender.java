@@ -11,7 +11,6 @@ import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.LogMovedException;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.producer.ActiveProducer;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
@@ -100,22 +99,12 @@ public final class PartitionAppender {
      */
     public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks,
                                                               long timeoutMs) {
-        return append(records, produceVersion, acks, timeoutMs, VerificationGuard.NOT_CHECKED);
-    }
-
-    /**
-     * As {@link #append(ByteBuffer, short, short, long)} under transaction verification: a batch that would open its
-     * producer's transaction here is written only with the {@code guard} of the coordinator's confirmation (see
-     * {@link PartitionLog#appendAsLeader(ByteBuffer, int, boolean, VerificationGuard)}).
-     */
-    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks,
-                                                              long timeoutMs, VerificationGuard guard) {
         int index = partition.topicPartition().partition();
-        Appended here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false, guard));
+        Appended here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false));
         if (here != null) {
             return answer(here, acks, timeoutMs, index);
         }
-        return appendOnIoThreads(records, produceVersion, acks, timeoutMs, guard);
+        return appendOnIoThreads(records, produceVersion, acks, timeoutMs);
     }
 
     /**
@@ -123,10 +112,9 @@ public final class PartitionAppender {
      * the transaction coordinator's answer, on the thread that brought it).
      */
     public CompletableFuture<PartitionProduceResponse> appendOnIoThreads(ByteBuffer records, short produceVersion,
-                                                                         short acks, long timeoutMs,
-                                                                         VerificationGuard guard) {
+                                                                         short acks, long timeoutMs) {
         int index = partition.topicPartition().partition();
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true, guard), queue)
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true), queue)
                 .thenCompose(appended -> answer(appended, acks, timeoutMs, index));
     }
 
@@ -216,8 +204,7 @@ public final class PartitionAppender {
      * limit), or what {@link PartitionLog#tryAppendAsLeader} refuses (among them loading the producer state,
      * which reads the log, and a roll, which writes the producer snapshot).
      */
-    private Appended appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait,
-                               VerificationGuard guard) {
+    private Appended appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
         try {
             if (closed) {
                 return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
@@ -256,7 +243,7 @@ public final class PartitionAppender {
                             + tooLarge.message()));
                 }
             }
-            return write(stored, mayWait, guard);
+            return write(stored, mayWait);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
             return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
@@ -283,10 +270,10 @@ public final class PartitionAppender {
      * written, wakes whoever waits for data; with {@code mayWait} false, null if the log refuses to append
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
-    private Appended write(ByteBuffer records, boolean mayWait, VerificationGuard guard) throws IOException {
+    private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
         return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
-                mayWait ? log.appendAsLeader(records, leaderEpoch, commit, guard)
-                        : log.tryAppendAsLeader(records, leaderEpoch, commit, guard)));
+                mayWait ? log.appendAsLeader(records, leaderEpoch, commit)
+                        : log.tryAppendAsLeader(records, leaderEpoch, commit)));
     }
 
     /** A leader's append to {@code log} in {@code leaderEpoch}; null if it refused to wait (see {@link #appendNow}). */

@@ -9,7 +9,6 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
@@ -123,13 +122,12 @@ public final class ProduceHandler implements ApiHandler {
                 }
                 ByteBuffer records = writableRecords(data.records());
                 PartitionAppender appender = appenders.of(partition);
-                VerificationGuard guard = joins == null ? VerificationGuard.NOT_CHECKED : joins.join(partition, records);
-                pending.add(guard != VerificationGuard.NOT_CHECKED && guard != VerificationGuard.NONE
+                pending.add(joins != null && joins.needs(partition, records)
                         ? joins.then(error -> error == Errors.NONE
-                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs(), guard)
+                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs())
                                 : CompletableFuture.completedFuture(failed(produceError(error, version))
                                         .setIndex(data.index())))
-                        : appender.append(records, version, acks, request.timeoutMs(), guard));
+                        : appender.append(records, version, acks, request.timeoutMs()));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())

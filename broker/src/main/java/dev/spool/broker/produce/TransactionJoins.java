@@ -10,7 +10,6 @@ import static dev.spool.log.record.RecordBatchLayout.TRANSACTIONAL_FLAG_MASK;
 
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.TopicPartition;
-import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
@@ -33,31 +32,29 @@ final class TransactionJoins {
     private short producerEpoch = -1;
 
     /**
-     * If {@code records} (not yet validated) is a transactional batch whose producer has no transaction open in
-     * {@code partition} at its epoch, the partition waits for the answer, and this returns the guard its append needs
-     * (started now, before the question: see {@link VerificationGuard}); else {@link VerificationGuard#NONE}, and the
-     * batch may only join a transaction already open there. A request's batches all come from its one producer; a
-     * batch of another is left to the log's checks.
+     * Whether {@code records} (not yet validated) is a transactional batch whose producer has no transaction open in
+     * {@code partition} at its epoch; if so the partition waits for the answer. A request's batches all come from its
+     * one producer; a batch of another is left to the log's checks.
      */
-    VerificationGuard join(Partition partition, ByteBuffer records) {
+    boolean needs(Partition partition, ByteBuffer records) {
         int start = records.position();
         if (records.remaining() < RECORDS_OFFSET || records.get(start + MAGIC_OFFSET) != MAGIC_V2) {
-            return VerificationGuard.NONE;
+            return false;
         }
         short attributes = records.getShort(start + ATTRIBUTES_OFFSET);
         if ((attributes & TRANSACTIONAL_FLAG_MASK) == 0 || (attributes & CONTROL_FLAG_MASK) != 0) {
-            return VerificationGuard.NONE;
+            return false;
         }
         long batchProducerId = records.getLong(start + PRODUCER_ID_OFFSET);
         short batchEpoch = records.getShort(start + PRODUCER_EPOCH_OFFSET);
         if (producerId >= 0 && (batchProducerId != producerId || batchEpoch != producerEpoch)
                 || partition.log().hasOpenTransaction(batchProducerId, batchEpoch)) {
-            return VerificationGuard.NONE;
+            return false;
         }
         producerId = batchProducerId;
         producerEpoch = batchEpoch;
         partitions.add(partition.topicPartition());
-        return partition.log().startVerification(batchProducerId);
+        return true;
     }
 
     /** {@code next} with the coordinator's answer, once {@link #ask} has it. */
@@ -65,7 +62,7 @@ final class TransactionJoins {
         return answer.thenCompose(next);
     }
 
-    /** Asks the coordinator about the partitions {@link #join} took, if any. */
+    /** Asks the coordinator about the partitions {@link #needs} took, if any. */
     void ask(TransactionMembership coordinator, String transactionalId, boolean verifyOnly) {
         if (partitions.isEmpty()) {
             return;

@@ -14,7 +14,6 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.broker.purgatory.ManualWaitTimer;
-import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.Errors;
@@ -298,26 +297,6 @@ class ProduceHandlerTest {
         assertThat(errors(produceTransactional((short) 12, transactionalData(0, 2), transactionalData(1, 1)), 0))
                 .containsOnly(Errors.NONE.code());
         assertThat(asked).as("open in both partitions: no question even for v12").hasSize(1);
-    }
-
-    @Test
-    void aV1BatchConfirmedWhileAMarkerWasWrittenDoesNotOpenATransaction() {
-        PartitionAppender orders0 = appenders.of(partitions.get("orders", 0));
-        // A v1 producer's batch of its last transaction comes late: the coordinator still counts the partition in,
-        // and the transaction's marker is written before the answer is back.
-        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
-                orders0.appendTxnMarker(producerId, epoch, 0, true, 1000).thenApply(marker -> Errors.NONE), true);
-        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0)), 0))
-                .containsExactly(Errors.INVALID_TXN_STATE.code());
-        PartitionLog log = partitions.get("orders", 0).log();
-        assertThat(log.logEndOffset()).as("the marker alone").isEqualTo(1);
-        assertThat(log.lastStableOffset()).as("no transaction left open").isEqualTo(1);
-
-        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
-                CompletableFuture.completedFuture(Errors.NONE), true);
-        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0)), 0))
-                .as("confirmed with nothing in between").containsExactly(Errors.NONE.code());
-        assertThat(log.lastStableOffset()).isEqualTo(1);
     }
 
     @Test
