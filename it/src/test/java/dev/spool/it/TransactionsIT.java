@@ -59,10 +59,6 @@ class TransactionsIT {
         return ProduceIT.producer(bootstrap(), config);
     }
 
-    /**
-     * Every record of {@code topic} a consumer of {@code isolation} reads from the start, until {@code expected} (or,
-     * when none is expected, for a few seconds).
-     */
     private static Map<String, Object> consumerConfig(IsolationLevel isolation) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
@@ -72,6 +68,10 @@ class TransactionsIT {
         return config;
     }
 
+    /**
+     * Every record of {@code topic} a consumer of {@code isolation} reads from the start, until {@code expected} (or,
+     * when none is expected, for a few seconds).
+     */
     private static List<String> readAll(String topic, int partitions, IsolationLevel isolation, int expected) {
         Map<String, Object> config = consumerConfig(isolation);
         List<String> values = new ArrayList<>();

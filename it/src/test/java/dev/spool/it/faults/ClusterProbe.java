@@ -124,10 +124,7 @@ public final class ClusterProbe {
 
     /** Per partition of {@code topic}, the log end offset now (the next offset a write would take). */
     public Map<Integer, Long> endOffsets(String topic, int partitions) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (int partition = 0; partition < partitions; partition++) {
-            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-        }
+        Map<TopicPartition, OffsetSpec> latest = latest(topic, partitions);
         Map<Integer, Long> ends = new TreeMap<>();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap.get(), "default.api.timeout.ms", 30_000))) {
             admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
@@ -138,14 +135,11 @@ public final class ClusterProbe {
 
     /**
      * For a look at readers that did not reach the end: per partition, its read_committed end (the last stable
-     * offset), its leader, and the producers the leader counts with a transaction open (DescribeProducers); the error
-     * instead when the cluster does not answer.
+     * offset) and the producers its leader counts with a transaction open (DescribeProducers); the error instead
+     * when the cluster does not answer.
      */
     public String openTransactions(String topic, int partitions) {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (int partition = 0; partition < partitions; partition++) {
-            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-        }
+        Map<TopicPartition, OffsetSpec> latest = latest(topic, partitions);
         try (Admin admin = admin()) {
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> stable = admin.listOffsets(latest,
                     new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(ANSWER_MS, TimeUnit.MILLISECONDS);
@@ -166,6 +160,15 @@ public final class ClusterProbe {
         } catch (Exception unknown) {
             return "open transactions unknown: " + unknown;
         }
+    }
+
+    /** Every partition of {@code topic}, to be looked up at its end. */
+    private static Map<TopicPartition, OffsetSpec> latest(String topic, int partitions) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        return latest;
     }
 
     private static Set<Integer> ids(List<Node> nodes) {
