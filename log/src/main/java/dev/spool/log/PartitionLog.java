@@ -367,7 +367,17 @@ public final class PartitionLog implements AutoCloseable {
         int size = batches.remaining();
         LogSegment active = mustRoll(config, size, firstOffset, lastOffset, maxTimestamp, nowMs)
                 ? rollAt(firstOffset) : segments.lastEntry().getValue();
-        active.append(batches);
+        try {
+            active.append(batches);
+        } catch (IOException e) {
+            // Nothing was written: the epochs this append started must not claim offsets the log does not hold.
+            try {
+                leaderEpochs.truncateFromEnd(firstOffset);
+            } catch (IOException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
+            throw e;
+        }
         publishLogEnd(lastOffset + 1);
         recordProducers(batches);
         if (mustFlush(config, lastOffset + 1)) {

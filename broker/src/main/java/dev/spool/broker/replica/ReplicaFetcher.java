@@ -50,6 +50,7 @@ final class ReplicaFetcher implements AutoCloseable {
     private static final short LIST_OFFSETS_VERSION = 4;
     private static final long LATEST_TIMESTAMP = -1L;
     private static final long EARLIEST_TIMESTAMP = -2L;
+    private static final long WARN_INTERVAL_MS = 30_000;
 
     private final int nodeId;
     private final int sourceId;
@@ -65,6 +66,8 @@ final class ReplicaFetcher implements AutoCloseable {
     private final Object changed = new Object();
     private final Thread thread;
     private volatile boolean running = true;
+    /** When a failure was last logged at WARN (the fetcher's thread only). */
+    private long lastWarnMs = -WARN_INTERVAL_MS;
 
     ReplicaFetcher(int nodeId, int sourceId, int index, NodeClients clients, IntFunction<NodeAddress> addresses,
                    LongSupplier brokerEpoch, ReplicaFetchSettings settings, FollowerReadThrottle throttle) {
@@ -117,10 +120,25 @@ final class ReplicaFetcher implements AutoCloseable {
                 return;
             } catch (Exception e) {
                 if (running) {
-                    LOG.debug("Fetch from broker {} failed: {}", sourceId, e.toString());
+                    logFailure("Fetch from broker " + sourceId + " failed", e);
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(settings.backoffMs()));
                 }
             }
+        }
+    }
+
+    /**
+     * A failure the fetcher retries: at WARN at most every {@link #WARN_INTERVAL_MS}, so that one that persists (a
+     * follower that can no longer catch up and stays out of the in-sync replicas) is seen without flooding the log.
+     */
+    private void logFailure(String what, Exception e) {
+        long nowMs = System.currentTimeMillis();
+        if (nowMs - lastWarnMs >= WARN_INTERVAL_MS) {
+            lastWarnMs = nowMs;
+            LOG.warn("{} (retried every {} ms; logged at most every {} s): {}", what, settings.backoffMs(),
+                    WARN_INTERVAL_MS / 1000, e.toString());
+        } else {
+            LOG.debug("{}: {}", what, e.toString());
         }
     }
 
@@ -185,7 +203,12 @@ final class ReplicaFetcher implements AutoCloseable {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
                 if (partition != null) {
                     int epoch = fetchedInEpoch.get(partition);
-                    anyServed |= partition.whileHosted(() -> onFetched(leader, partition, epoch, data));
+                    try {
+                        anyServed |= partition.whileHosted(() -> onFetched(leader, partition, epoch, data));
+                    } catch (IOException | RuntimeException e) {
+                        // This partition's answer failed (its disk is full, say): the others' still count.
+                        logFailure("Applying the fetch of " + partition + " from broker " + sourceId + " failed", e);
+                    }
                     if (throttled.contains(partition) && data.records() != null) {
                         throttle.record(data.records().sizeInBytes());
                     }

@@ -40,10 +40,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * one-way cut lets packets pass one way only; a quorum leader cut off from the other two is replaced by one of
  * them; heal restores every path; pause, kill, terminate and restart act on the broker's own pid; a power loss
  * leaves a damaged tail that the restarted node recovers from; a full disk fails appends with KAFKA_STORAGE_ERROR
- * until it is freed. Closing removes the namespaces, the bridge and the mounts. Skipped (with the reason) where
- * network namespaces are not available. Packet passage is observed with UDP datagrams to a closed port, counted by
- * the receiving namespace's kernel (Udp InDatagrams + NoPorts in its /proc/net/snmp): TCP cannot show a one-way
- * cut, since a handshake needs both ways.
+ * until it is freed, and a follower whose disk filled catches up once it is. Closing removes the namespaces, the
+ * bridge and the mounts. Skipped (with the reason) where network namespaces are not available. Packet passage is
+ * observed with UDP datagrams to a closed port, counted by the receiving namespace's kernel (Udp InDatagrams +
+ * NoPorts in its /proc/net/snmp): TCP cannot show a one-way cut, since a handshake needs both ways.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetworkBedIT {
@@ -207,11 +207,7 @@ class NetworkBedIT {
     void aFullDiskFailsAppendsWithStorageErrorUntilItIsFreed() throws Exception {
         Assumptions.assumeTrue(cluster.canFillDisk(), "no loop-mounted file system here");
         int node = 3;
-        try (Admin admin = admin()) {
-            awaitEveryBrokerUnfenced(admin);
-            admin.createTopics(List.of(new NewTopic("cramped", Map.of(0, List.of(node)))))
-                    .all().get(30, TimeUnit.SECONDS);
-        }
+        createTopic("cramped", List.of(node));
         try (KafkaProducer<String, String> producer = producer(0)) {
             producer.send(new ProducerRecord<>("cramped", "before")).get(30, TimeUnit.SECONDS);
             cluster.fillDisk(node);
@@ -222,6 +218,36 @@ class NetworkBedIT {
             producer.send(new ProducerRecord<>("cramped", "x".repeat(256 * 1024))).get(30, TimeUnit.SECONDS);
         }
         assertThat(PartitionReader.readAll(cluster.bootstrap(), "cramped", 0)).hasSize(2);
+    }
+
+    @Test
+    @Order(8)
+    void aFollowerWhoseDiskFilledCatchesUpOnceItIsFreed() throws Exception {
+        Assumptions.assumeTrue(cluster.canFillDisk(), "no loop-mounted file system here");
+        int follower = 3;
+        createTopic("followed", List.of(1, 2, follower));
+        await("node " + follower + " in followed-0's ISR", () -> isr("followed").size(), size -> size == 3);
+        try (KafkaProducer<String, String> producer = producer(Integer.MAX_VALUE)) {
+            cluster.fillDisk(follower);
+            // Many batches the follower fails to write, in fetches that each span several index intervals. The disk
+            // is freed well within replica.lag.time.max.ms: a metadata change while it is full (the ISR shrinking)
+            // would stop the node, as Kafka's broker stops when its metadata log dir fails.
+            List<Future<?>> sends = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                sends.add(producer.send(new ProducerRecord<>("followed", 0, null, "y".repeat(200) + " " + i)));
+            }
+            // Its fetcher warns (at most every 30 s, so maybe not this time) that it failed to write them; its next
+            // fetches, a second apart, fail too, now with every record the leader has.
+            cluster.process(follower).awaitOutput(line -> line.contains("No space left"), 5_000);
+            Thread.sleep(3_000);
+            cluster.freeDisk(follower);
+            for (Future<?> send : sends) {
+                send.get(90, TimeUnit.SECONDS);
+            }
+        }
+        await("node " + follower + " in followed-0's ISR (it was " + isr("followed") + ")",
+                () -> isr("followed").size(), size -> size == 3);
+        assertThat(PartitionReader.readAll(cluster.bootstrap(), "followed", 0)).hasSize(3_000);
     }
 
     /** How many of 3 UDP datagrams sent from {@code from}'s namespace reach {@code to}'s kernel. */
@@ -341,9 +367,18 @@ class NetworkBedIT {
      * heartbeat), and a replication factor of 3 needs all three.
      */
     private static void createTopic(String topic, int partitions, short replicas) throws Exception {
+        createTopic(new NewTopic(topic, partitions, replicas));
+    }
+
+    /** One partition on {@code replicas}, the first its preferred leader. */
+    private static void createTopic(String topic, List<Integer> replicas) throws Exception {
+        createTopic(new NewTopic(topic, Map.of(0, replicas)));
+    }
+
+    private static void createTopic(NewTopic topic) throws Exception {
         try (Admin admin = admin()) {
             awaitEveryBrokerUnfenced(admin);
-            admin.createTopics(List.of(new NewTopic(topic, partitions, replicas))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }
     }
 

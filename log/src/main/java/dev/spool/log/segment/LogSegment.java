@@ -163,24 +163,45 @@ public final class LogSegment {
 
     /**
      * Appends batches whose offsets are already assigned (one or more, back to back, all inside this
-     * segment's 32-bit relative range), updating the indexes. Writes all bytes or throws.
+     * segment's 32-bit relative range), updating the indexes. Writes all bytes or throws, changing nothing then:
+     * the indexes are updated only after the write, so that a write that failed (a full disk, from which appends
+     * recover once space returns) leaves no index entry for an offset the file does not hold, which the same batches
+     * written again would then be refused for.
      */
     public void append(ByteBuffer batches) throws IOException {
+        int filePosition = sizeBytes;
+        ByteBuffer toWrite = batches.duplicate();
+        long writeAt = filePosition;
+        try {
+            while (toWrite.hasRemaining()) {
+                writeAt += channel.write(toWrite, writeAt);
+            }
+        } catch (IOException e) {
+            dropPartialWrite(filePosition, e);
+            throw e;
+        }
+        sizeBytes = (int) writeAt;
         int position = batches.position();
         int end = batches.limit();
-        int filePosition = sizeBytes;
         while (position < end) {
             appendBatch.wrap(batches, position);
             int batchSize = appendBatch.sizeInBytes();
             indexBatch(appendBatch, filePosition + (position - batches.position()));
             position += batchSize;
         }
-        ByteBuffer toWrite = batches.duplicate();
-        long writeAt = filePosition;
-        while (toWrite.hasRemaining()) {
-            writeAt += channel.write(toWrite, writeAt);
+    }
+
+    /**
+     * Cuts the bytes a failed write left past the segment's end, so that no whole batch of it could be taken for data
+     * by a later recovery (cutting frees space, so it works on a full disk too); if even that fails, recovery's
+     * checksums still stop at the first torn batch.
+     */
+    private void dropPartialWrite(int end, IOException writeFailure) {
+        try {
+            channel.truncate(end);
+        } catch (IOException e) {
+            writeFailure.addSuppressed(e);
         }
-        sizeBytes = (int) writeAt;
     }
 
     private void indexBatch(RecordBatch batch, int filePosition) {
