@@ -7,7 +7,9 @@ import dev.spool.log.producer.ProducerStateEntry;
 import dev.spool.log.producer.ProducerStateManager;
 import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.producer.Sequences;
+import dev.spool.log.producer.TransactionVerifications;
 import dev.spool.log.producer.UnstableOffsets;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
 import java.io.IOException;
@@ -40,6 +42,7 @@ final class LogProducerState {
     private ProducerStateManager state;
     /** What bounds the last stable offset, for readers without the lock; null while the state is not loaded. */
     private volatile UnstableOffsets unstable;
+    private final TransactionVerifications verifications = new TransactionVerifications();
 
     LogProducerState(PartitionLog log, ProducerSnapshots snapshots, LogClock clock, long producerIdExpirationMs) {
         this.log = log;
@@ -62,6 +65,29 @@ final class LogProducerState {
     boolean hasOpenTransaction(long producerId, short producerEpoch) {
         ProducerStateEntry entry = state == null ? null : state.producer(producerId);
         return entry != null && entry.inTransaction() && entry.producerEpoch() == producerEpoch;
+    }
+
+    /** A leader is about to ask {@code producerId}'s coordinator about a batch that would open a transaction here. */
+    VerificationGuard startVerification(long producerId) {
+        return verifications.start(producerId);
+    }
+
+    /**
+     * Null if {@code batch} (checked by {@link #check}) may be written as far as transaction verification goes, else
+     * the refusal: a transactional batch that would open its producer's transaction here needs the guard still out
+     * for it (loaded state).
+     */
+    AppendInfo verificationRefusal(RecordBatch batch, VerificationGuard guard) {
+        long producerId = batch.producerId();
+        ProducerStateEntry entry = state.producer(producerId);
+        if (guard == VerificationGuard.NOT_CHECKED || !batch.isTransactional()
+                || entry != null && entry.inTransaction() || verifications.holds(producerId, guard)) {
+            return null;
+        }
+        return AppendInfo.refused(SequenceCheck.INVALID_TXN_STATE, "Producer " + producerId + " has no transaction open"
+                + " on " + log.dir().getFileName() + " that its coordinator confirmed: the batch would open one ("
+                + (guard == VerificationGuard.NONE ? "it was not verified" : "a marker ended a transaction meanwhile")
+                + ")");
     }
 
     /** The transactions that bound the last stable offset, or null while not loaded (then unknown). */
@@ -97,15 +123,24 @@ final class LogProducerState {
                 : SequenceCheck.APPEND;
     }
 
-    /** The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. */
-    AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch) {
-        SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch);
+    /**
+     * The rules for a marker a leader writes for a coordinator (loaded state); null if it may be written. A repeat of
+     * the marker last written is answered as a duplicate ending at the log end, so that its answer waits until
+     * everything up to there, the marker written before among it, is committed.
+     */
+    AppendInfo markerRefusal(long producerId, short epoch, int coordinatorEpoch, boolean epochBumped) {
+        SequenceCheck check = state.checkMarker(producerId, epoch, coordinatorEpoch, epochBumped);
         ProducerStateEntry entry = state.producer(producerId);
         String partition = log.dir().getFileName().toString();
         return switch (check) {
             case APPEND -> null;
+            case DUPLICATE -> AppendInfo.duplicate(log.logEndOffset() - 1, log.logEndOffset() - 1,
+                    RecordBatchLayout.NO_TIMESTAMP, false, log.logStartOffset());
             case INVALID_PRODUCER_EPOCH -> AppendInfo.refused(check, "Marker epoch " + epoch + " of producer "
-                    + producerId + " is older than its current epoch " + entry.producerEpoch() + " on " + partition);
+                    + producerId + (epoch == entry.producerEpoch()
+                            ? " is the epoch of its transaction open on " + partition + ": a transactions v2 marker "
+                            + "must carry a later one"
+                            : " is older than its current epoch " + entry.producerEpoch() + " on " + partition));
             case TRANSACTION_COORDINATOR_FENCED -> AppendInfo.refused(check, "Marker of coordinator epoch "
                     + coordinatorEpoch + " for producer " + producerId + " is older than the coordinator epoch "
                     + entry.coordinatorEpoch() + " of its last marker on " + partition);
@@ -144,6 +179,9 @@ final class LogProducerState {
      * ends its transaction (an aborted one is indexed).
      */
     void onAppended(RecordBatch batch) throws IOException {
+        if (batch.isTransactional()) {
+            verifications.forget(batch.producerId()); // it opened the producer's transaction, or a marker ended one
+        }
         if (state == null) {
             return; // not loaded: the load replays this batch
         }
@@ -182,6 +220,7 @@ final class LogProducerState {
      * A retry of a truncated batch is then appended again, while one below the cut is still a duplicate.
      */
     void onTruncated(long newEndOffset) throws IOException {
+        verifications.clear();
         state = null;
         unstable = null;
         snapshots.deleteAbove(newEndOffset);

@@ -5,6 +5,7 @@ import dev.spool.log.producer.ActiveProducer;
 import dev.spool.log.producer.ProducerSnapshots;
 import dev.spool.log.producer.SequenceCheck;
 import dev.spool.log.producer.UnstableOffsets;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
@@ -168,9 +169,21 @@ public final class PartitionLog implements AutoCloseable {
      * the leader alone) the high watermark moves to the new log end offset in the same step.
      */
     public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
+        return appendAsLeader(batches, leaderEpoch, commit, VerificationGuard.NOT_CHECKED);
+    }
+
+    /**
+     * As {@link #appendAsLeader(ByteBuffer, int, boolean)}, for a client's batch under transaction verification
+     * (KIP-890): a transactional batch that would open its producer's transaction here is written only with the
+     * {@code guard} {@link #startVerification} gave before the coordinator was asked, if no marker or other batch of
+     * the producer came in between; else nothing is written and the answer is
+     * {@link SequenceCheck#INVALID_TXN_STATE}. {@link VerificationGuard#NOT_CHECKED} skips the rule.
+     */
+    public AppendInfo appendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit, VerificationGuard guard)
+            throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, true, guard);
         } finally {
             lock.unlock();
         }
@@ -185,7 +198,7 @@ public final class PartitionLog implements AutoCloseable {
     public AppendInfo appendAsCoordinator(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, true, false, VerificationGuard.NOT_CHECKED);
         } finally {
             lock.unlock();
         }
@@ -200,11 +213,17 @@ public final class PartitionLog implements AutoCloseable {
      * {@code flush.messages}. {@code batches} are then as they were.
      */
     public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit) throws IOException {
+        return tryAppendAsLeader(batches, leaderEpoch, commit, VerificationGuard.NOT_CHECKED);
+    }
+
+    /** {@link #tryAppendAsLeader(ByteBuffer, int, boolean)} under transaction verification, with {@code guard}. */
+    public AppendInfo tryAppendAsLeader(ByteBuffer batches, int leaderEpoch, boolean commit, VerificationGuard guard)
+            throws IOException {
         if (!lock.tryLock()) {
             return null;
         }
         try {
-            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true);
+            return appendAsLeaderLocked(batches, leaderEpoch, commit, false, true, guard);
         } finally {
             lock.unlock();
         }
@@ -215,7 +234,7 @@ public final class PartitionLog implements AutoCloseable {
      * made meanwhile cannot make the refused roll or fsync happen after all.
      */
     private AppendInfo appendAsLeaderLocked(ByteBuffer batches, int leaderEpoch, boolean commit, boolean mayWait,
-                                            boolean checkProducer) throws IOException {
+                                            boolean checkProducer, VerificationGuard guard) throws IOException {
         try {
             ensureOpen();
             if (!producerState.isLoaded()) {
@@ -258,6 +277,10 @@ public final class PartitionLog implements AutoCloseable {
                 if (check != SequenceCheck.APPEND) {
                     return producerState.refusal(check, appendBatch, logAppendTime, logStartOffset);
                 }
+                AppendInfo unverified = producerState.verificationRefusal(appendBatch, guard);
+                if (unverified != null) {
+                    return unverified;
+                }
             }
             if (!mayWait && (leaderEpochs.isNew(leaderEpoch) || mustFlush(config, nextOffset)
                     || mustRoll(config, batches.remaining(), firstOffset, nextOffset - 1, maxTimestamp, nowMs))) {
@@ -292,20 +315,33 @@ public final class PartitionLog implements AutoCloseable {
      * state refuses it: a marker of an epoch older than the producer's, or from an older coordinator than its last
      * marker's, writes nothing and answers the error ({@link AppendInfo#outcome()}). With {@code commit} the high
      * watermark moves to the new log end offset in the same step (the leader alone is the in-sync replica set).
+     * The rules of transactions v1; see the other overload for v2's.
      */
     public AppendInfo appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
                                       int leaderEpoch, boolean commit) throws IOException {
+        return appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, false, leaderEpoch, commit);
+    }
+
+    /**
+     * As {@link #appendTxnMarker(long, short, int, boolean, int, boolean)}; with {@code epochBumped} (the marker of a
+     * transactions v2 producer, whose coordinator bumped its epoch at the end: WriteTxnMarkers v2, KIP-1228) the
+     * marker's epoch must be above the one the producer's transaction was written with: a repeat of the marker last
+     * written is answered as a duplicate ({@link SequenceCheck#DUPLICATE}, nothing written), and one at the epoch of a
+     * transaction open here is refused, since it would end the wrong transaction.
+     */
+    public AppendInfo appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
+                                      boolean epochBumped, int leaderEpoch, boolean commit) throws IOException {
         lock.lock();
         try {
             ensureOpen();
             producerState.ensureLoaded();
-            AppendInfo refusal = producerState.markerRefusal(producerId, producerEpoch, coordinatorEpoch);
+            AppendInfo refusal = producerState.markerRefusal(producerId, producerEpoch, coordinatorEpoch, epochBumped);
             if (refusal != null) {
                 return refusal;
             }
             ByteBuffer marker = new TxnMarker(commitTxn, coordinatorEpoch).toBatch(producerId, producerEpoch,
                     clock.nowMs());
-            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true);
+            return appendAsLeaderLocked(marker, leaderEpoch, commit, true, true, VerificationGuard.NOT_CHECKED);
         } catch (IOException e) {
             throw reported(e);
         } finally {
@@ -929,6 +965,15 @@ public final class PartitionLog implements AutoCloseable {
         int size = segment.sizeInBytes();
         int position = segment.translateOffset(lastStable, size);
         return new LogOffsetMetadata(lastStable, segment.baseOffset(), position >= 0 ? position : size);
+    }
+
+    /**
+     * A leader is about to ask {@code producerId}'s transaction coordinator whether this partition is in its
+     * transaction, for a batch that would open it here: the guard that batch must then be appended with (see
+     * {@link #appendAsLeader(ByteBuffer, int, boolean, VerificationGuard)}). Any thread, without the lock.
+     */
+    public VerificationGuard startVerification(long producerId) {
+        return producerState.startVerification(producerId);
     }
 
     /**

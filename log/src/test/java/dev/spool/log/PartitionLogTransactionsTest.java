@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.spool.log.index.AbortedTxn;
 import dev.spool.log.index.TransactionIndex;
 import dev.spool.log.producer.SequenceCheck;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
@@ -63,13 +64,19 @@ class PartitionLogTransactionsTest {
 
     /** {@code records} records of producer {@code producerId} (epoch 0), transactional or not, committed at once. */
     private AppendInfo write(PartitionLog log, long producerId, boolean transactional, int records) throws IOException {
+        return write(log, producerId, transactional, records, VerificationGuard.NOT_CHECKED);
+    }
+
+    /** As {@link #write(PartitionLog, long, boolean, int)}, a leader's append under transaction verification. */
+    private AppendInfo write(PartitionLog log, long producerId, boolean transactional, int records,
+                             VerificationGuard guard) throws IOException {
         int slot = producerId == P1 ? 0 : 1;
         RecordBatchBuilder builder = new RecordBatchBuilder(CompressionType.NONE)
                 .producer(producerId, (short) 0, nextSequence[slot]).transactional(transactional);
         for (int i = 0; i < records; i++) {
             builder.append(clock.nowMs(), null, TestLogs.bytes("p" + producerId + "-" + (nextSequence[slot] + i)));
         }
-        AppendInfo info = log.appendAsLeader(builder.build(), 0, true);
+        AppendInfo info = log.appendAsLeader(builder.build(), 0, true, guard);
         if (info.appended()) {
             nextSequence[slot] += records;
         }
@@ -162,6 +169,63 @@ class PartitionLogTransactionsTest {
         assertThat(log.logEndOffset()).isEqualTo(1);
         end(log, P1, true);
         assertThat(write(log, P1, false, 1).appended()).isTrue();
+    }
+
+    @Test
+    void aBatchOpensATransactionOnlyWithTheGuardOfAVerificationNoMarkerEnded() throws IOException {
+        PartitionLog log = open();
+        assertThat(write(log, P1, true, 1, VerificationGuard.NONE).outcome())
+                .as("never verified").isEqualTo(SequenceCheck.INVALID_TXN_STATE);
+        VerificationGuard first = log.startVerification(P1);
+        assertThat(log.startVerification(P1)).as("requests in flight together share it").isSameAs(first);
+        assertThat(write(log, P1, true, 1, first).appended()).isTrue();              // 0: opens the transaction
+        assertThat(write(log, P1, true, 1, VerificationGuard.NONE).appended())
+                .as("joins the open transaction").isTrue();                           // 1
+        end(log, P1, true);                                                           // 2
+
+        // The coordinator was asked about the next transaction, and a marker (of the one before) came meanwhile.
+        VerificationGuard asked = log.startVerification(P1);
+        end(log, P1, false);                                                          // 3
+        AppendInfo late = write(log, P1, true, 1, asked);
+        assertThat(late.outcome()).isEqualTo(SequenceCheck.INVALID_TXN_STATE);
+        assertThat(late.refusal()).contains("a marker ended a transaction meanwhile");
+        assertThat(log.logEndOffset()).as("nothing written").isEqualTo(4);
+        assertThat(log.lastStableOffset()).as("no transaction opened").isEqualTo(4);
+
+        assertThat(write(log, P1, true, 1, log.startVerification(P1)).appended()).isTrue(); // 4: asked again
+        assertThat(write(log, P2, true, 1, VerificationGuard.NOT_CHECKED).appended())
+                .as("verification off").isTrue();                                     // 5
+        assertThat(log.lastStableOffset()).isEqualTo(4);
+    }
+
+    /** One transactional record of {@code producerId} at {@code epoch} and {@code sequence}, committed at once. */
+    private AppendInfo writeAtEpoch(PartitionLog log, long producerId, short epoch, int sequence) throws IOException {
+        return log.appendAsLeader(new RecordBatchBuilder(CompressionType.NONE).producer(producerId, epoch, sequence)
+                .transactional(true).append(clock.nowMs(), null, TestLogs.bytes("e" + epoch)).build(), 0, true);
+    }
+
+    @Test
+    void aTransactionsV2MarkerMustCarryAnEpochAboveItsTransactionsBatches() throws IOException {
+        PartitionLog log = open();
+        writeAtEpoch(log, P1, (short) 0, 0);                                                      // 0
+        assertThat(log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, true, true, 0, true).appended())
+                .as("the coordinator bumped the epoch at the end").isTrue();                      // 1
+        AppendInfo repeated = log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, true, true, 0, true);
+        assertThat(repeated.outcome()).as("a retry of it").isEqualTo(SequenceCheck.DUPLICATE);
+        assertThat(repeated.lastOffset()).as("answered once the log up to here is committed").isEqualTo(1);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+
+        writeAtEpoch(log, P1, (short) 1, 0);                                                      // 2: the next one
+        AppendInfo late = log.appendTxnMarker(P1, (short) 1, COORDINATOR_EPOCH, false, true, 0, true);
+        assertThat(late.outcome()).as("a late copy of the last marker must not end it")
+                .isEqualTo(SequenceCheck.INVALID_PRODUCER_EPOCH);
+        assertThat(late.refusal()).contains("must carry a later one");
+        assertThat(log.lastStableOffset()).as("still open").isEqualTo(2);
+        assertThat(log.appendTxnMarker(P1, (short) 2, COORDINATOR_EPOCH, false, true, 0, true).appended()).isTrue();
+        assertThat(log.lastStableOffset()).isEqualTo(4);
+
+        writeAtEpoch(log, P2, (short) 0, 0);                                                      // 4
+        assertThat(end(log, P2, true).appended()).as("transactions v1: the marker keeps the epoch").isTrue();
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.spool.log.LogDirOfflineException;
 import dev.spool.log.LogMovedException;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.producer.ActiveProducer;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
@@ -38,6 +39,8 @@ public final class PartitionAppender {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionAppender.class);
     private static final short ACKS_ALL = -1;
+    /** The transaction version whose coordinator bumps the producer's epoch at each end (KIP-890). */
+    private static final int TRANSACTIONS_V2 = 2;
 
     /**
      * What an append did: the answer, and the offset after the batch it wrote (or duplicated), which acks=all
@@ -99,12 +102,22 @@ public final class PartitionAppender {
      */
     public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks,
                                                               long timeoutMs) {
+        return append(records, produceVersion, acks, timeoutMs, VerificationGuard.NOT_CHECKED);
+    }
+
+    /**
+     * As {@link #append(ByteBuffer, short, short, long)} under transaction verification: a batch that would open its
+     * producer's transaction here is written only with the {@code guard} of the coordinator's confirmation (see
+     * {@link PartitionLog#appendAsLeader(ByteBuffer, int, boolean, VerificationGuard)}).
+     */
+    public CompletableFuture<PartitionProduceResponse> append(ByteBuffer records, short produceVersion, short acks,
+                                                              long timeoutMs, VerificationGuard guard) {
         int index = partition.topicPartition().partition();
-        Appended here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false));
+        Appended here = queue.callHereIfIdle(() -> appendNow(records, produceVersion, acks, false, guard));
         if (here != null) {
             return answer(here, acks, timeoutMs, index);
         }
-        return appendOnIoThreads(records, produceVersion, acks, timeoutMs);
+        return appendOnIoThreads(records, produceVersion, acks, timeoutMs, guard);
     }
 
     /**
@@ -112,9 +125,10 @@ public final class PartitionAppender {
      * the transaction coordinator's answer, on the thread that brought it).
      */
     public CompletableFuture<PartitionProduceResponse> appendOnIoThreads(ByteBuffer records, short produceVersion,
-                                                                         short acks, long timeoutMs) {
+                                                                         short acks, long timeoutMs,
+                                                                         VerificationGuard guard) {
         int index = partition.topicPartition().partition();
-        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true), queue)
+        return CompletableFuture.supplyAsync(() -> appendNow(records, produceVersion, acks, true, guard), queue)
                 .thenCompose(appended -> answer(appended, acks, timeoutMs, index));
     }
 
@@ -143,11 +157,14 @@ public final class PartitionAppender {
      * {@code coordinatorEpoch}; {@code commitTxn} COMMIT, else ABORT) on the io threads, after the appends queued
      * before it, and answers once the marker is committed (as an acks=all batch, for at most {@code timeoutMs}):
      * NONE, or why not (NOT_LEADER_OR_FOLLOWER, INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, ...).
+     * {@code transactionVersion} 2 applies the rules of transactions v2 (see
+     * {@link PartitionLog#appendTxnMarker(long, short, int, boolean, boolean, int, boolean)}).
      */
     public CompletableFuture<Errors> appendTxnMarker(long producerId, short producerEpoch, int coordinatorEpoch,
-                                                     boolean commitTxn, long timeoutMs) {
+                                                     boolean commitTxn, int transactionVersion, long timeoutMs) {
+        boolean epochBumped = transactionVersion >= TRANSACTIONS_V2;
         return CompletableFuture.supplyAsync(() -> appendMarkerNow(producerId, producerEpoch, coordinatorEpoch,
-                commitTxn), queue)
+                commitTxn, epochBumped), queue)
                 .thenCompose(appended -> answer(appended, ACKS_ALL, timeoutMs, partition.topicPartition().partition()))
                 .thenApply(answer -> {
                     Errors error = Errors.forCode(answer.errorCode());
@@ -158,13 +175,15 @@ public final class PartitionAppender {
                 });
     }
 
-    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn) {
+    private Appended appendMarkerNow(long producerId, short producerEpoch, int coordinatorEpoch, boolean commitTxn,
+                                     boolean epochBumped) {
         try {
             if (closed) {
                 return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
             }
             return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
-                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, leaderEpoch, commit)));
+                    log.appendTxnMarker(producerId, producerEpoch, coordinatorEpoch, commitTxn, epochBumped,
+                            leaderEpoch, commit)));
         } catch (LogDirOfflineException e) {
             return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
         } catch (IOException e) {
@@ -204,7 +223,8 @@ public final class PartitionAppender {
      * limit), or what {@link PartitionLog#tryAppendAsLeader} refuses (among them loading the producer state,
      * which reads the log, and a roll, which writes the producer snapshot).
      */
-    private Appended appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait) {
+    private Appended appendNow(ByteBuffer records, short produceVersion, short acks, boolean mayWait,
+                               VerificationGuard guard) {
         try {
             if (closed) {
                 return Appended.failed(error(Errors.NOT_LEADER_OR_FOLLOWER, "The broker is shutting down"));
@@ -243,7 +263,7 @@ public final class PartitionAppender {
                             + tooLarge.message()));
                 }
             }
-            return write(stored, mayWait);
+            return write(stored, mayWait, guard);
         } catch (LogDirOfflineException e) {
             // The dir failed under this append (the failure itself was logged once, with its cause).
             return Appended.failed(error(Errors.KAFKA_STORAGE_ERROR, e.getMessage()));
@@ -270,10 +290,10 @@ public final class PartitionAppender {
      * written, wakes whoever waits for data; with {@code mayWait} false, null if the log refuses to append
      * without waiting. A duplicate is answered as its original was, with its offsets.
      */
-    private Appended write(ByteBuffer records, boolean mayWait) throws IOException {
+    private Appended write(ByteBuffer records, boolean mayWait, VerificationGuard guard) throws IOException {
         return partition.withAssignment(assignment -> writeAsLeaderOf(assignment, (log, leaderEpoch, commit) ->
-                mayWait ? log.appendAsLeader(records, leaderEpoch, commit)
-                        : log.tryAppendAsLeader(records, leaderEpoch, commit)));
+                mayWait ? log.appendAsLeader(records, leaderEpoch, commit, guard)
+                        : log.tryAppendAsLeader(records, leaderEpoch, commit, guard)));
     }
 
     /** A leader's append to {@code log} in {@code leaderEpoch}; null if it refused to wait (see {@link #appendNow}). */

@@ -9,6 +9,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
@@ -124,10 +125,12 @@ public final class ProduceHandler implements ApiHandler {
                 PartitionAppender appender = appenders.of(partition);
                 pending.add(joins != null && joins.needs(partition, records)
                         ? joins.then(error -> error == Errors.NONE
-                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs())
+                                ? appender.appendOnIoThreads(records, version, acks, request.timeoutMs(),
+                                        joins.guardOf(partition))
                                 : CompletableFuture.completedFuture(failed(produceError(error, version))
                                         .setIndex(data.index())))
-                        : appender.append(records, version, acks, request.timeoutMs()));
+                        : appender.append(records, version, acks, request.timeoutMs(),
+                                joins == null ? VerificationGuard.NOT_CHECKED : VerificationGuard.NONE));
                 answers.add(null);
             }
             topics.add(new TopicProduceResponse().setName(topic.name()).setTopicId(topic.topicId())

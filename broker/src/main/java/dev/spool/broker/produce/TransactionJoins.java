@@ -10,31 +10,38 @@ import static dev.spool.log.record.RecordBatchLayout.TRANSACTIONAL_FLAG_MASK;
 
 import dev.spool.broker.partition.Partition;
 import dev.spool.log.TopicPartition;
+import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
 import java.nio.ByteBuffer;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * The partitions of one transactional Produce request whose batch is the first of its producer's transaction there:
- * they wait for one question to the coordinator ({@link TransactionMembership}), then each is appended or refused.
- * Filled on the request's thread, then asked once; not thread-safe until then.
+ * they wait for one question to the coordinator ({@link TransactionMembership}), then each is appended, with the
+ * {@link VerificationGuard} started before the question was last asked, or refused. Filled on the request's thread,
+ * then asked once; not thread-safe until then.
  */
 final class TransactionJoins {
 
     private static final byte MAGIC_V2 = 2;
 
-    private final Set<TopicPartition> partitions = new HashSet<>();
+    private final Map<TopicPartition, Partition> partitions = new HashMap<>();
+    /** Written before each question (on the thread that asks it), read once the answer is in. */
+    private final Map<TopicPartition, VerificationGuard> guards = new ConcurrentHashMap<>();
     private final CompletableFuture<Errors> answer = new CompletableFuture<>();
     private long producerId = -1;
     private short producerEpoch = -1;
 
     /**
      * Whether {@code records} (not yet validated) is a transactional batch whose producer has no transaction open in
-     * {@code partition} at its epoch; if so the partition waits for the answer. A request's batches all come from its
-     * one producer; a batch of another is left to the log's checks.
+     * {@code partition} at its epoch; if so the partition waits for the answer, and its append needs
+     * {@link #guardOf}. Else the batch may only join a transaction already open there
+     * ({@link VerificationGuard#NONE}). A request's batches all come from its one producer; a batch of another is
+     * left to the log's checks.
      */
     boolean needs(Partition partition, ByteBuffer records) {
         int start = records.position();
@@ -53,7 +60,7 @@ final class TransactionJoins {
         }
         producerId = batchProducerId;
         producerEpoch = batchEpoch;
-        partitions.add(partition.topicPartition());
+        partitions.put(partition.topicPartition(), partition);
         return true;
     }
 
@@ -62,12 +69,28 @@ final class TransactionJoins {
         return answer.thenCompose(next);
     }
 
+    /** The guard a partition {@link #needs} took must be appended with, once the answer is in. */
+    VerificationGuard guardOf(Partition partition) {
+        return guards.get(partition.topicPartition());
+    }
+
     /** Asks the coordinator about the partitions {@link #needs} took, if any. */
     void ask(TransactionMembership coordinator, String transactionalId, boolean verifyOnly) {
         if (partitions.isEmpty()) {
             return;
         }
-        coordinator.add(transactionalId, producerId, producerEpoch, partitions, verifyOnly).whenComplete(
+        coordinator.add(transactionalId, producerId, producerEpoch, partitions.keySet(), verifyOnly,
+                this::startVerifications).whenComplete(
                 (error, failure) -> answer.complete(failure != null ? Errors.COORDINATOR_NOT_AVAILABLE : error));
+    }
+
+    /**
+     * Before each question: a guard only proves what happened after it started, and the answer is to the last
+     * question asked (the marker of the producer's previous transaction, which a busy coordinator waits for, may be
+     * written between two questions, and it ends the guard started before it).
+     */
+    private void startVerifications() {
+        partitions.forEach((topicPartition, partition) ->
+                guards.put(topicPartition, partition.log().startVerification(producerId)));
     }
 }

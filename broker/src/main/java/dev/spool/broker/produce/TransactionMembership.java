@@ -19,4 +19,16 @@ public interface TransactionMembership {
 
     CompletableFuture<Errors> add(String transactionalId, long producerId, short producerEpoch,
                                   Set<TopicPartition> partitions, boolean verifyOnly);
+
+    /**
+     * As {@link #add(String, long, short, Set, boolean)}, running {@code beforeEachQuestion} each time just before
+     * the coordinator is asked: once here; again before each repeat where the question is repeated (a busy
+     * coordinator asked again), so that what it starts (a verification guard) is younger than the answer's question.
+     */
+    default CompletableFuture<Errors> add(String transactionalId, long producerId, short producerEpoch,
+                                          Set<TopicPartition> partitions, boolean verifyOnly,
+                                          Runnable beforeEachQuestion) {
+        beforeEachQuestion.run();
+        return add(transactionalId, producerId, producerEpoch, partitions, verifyOnly);
+    }
 }

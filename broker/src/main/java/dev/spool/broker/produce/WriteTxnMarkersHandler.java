@@ -18,7 +18,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Thread-safe. WriteTxnMarkers (API 27, v1-2), from a transaction coordinator to the leaders of a transaction's
+ * Thread-safe. WriteTxnMarkers (API 27, v1-2: v2 names the transaction version, and a v2 transaction's marker must
+ * carry an epoch above its batches', KIP-1228), from a transaction coordinator to the leaders of a transaction's
  * partitions: each partition this broker leads gets the COMMIT or ABORT marker of the producer's transaction
  * ({@link PartitionAppender#appendTxnMarker}), answered once it is committed, as an acks=all batch (within
  * {@link #TIMEOUT_MS}, Kafka's {@code request.timeout.ms} default). Errors per partition: UNKNOWN_TOPIC_OR_PARTITION,
@@ -59,7 +60,7 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
                     } else {
                         pending.add(appenders.of(partition).appendTxnMarker(marker.producerId(),
                                 marker.producerEpoch(), marker.coordinatorEpoch(), marker.transactionResult(),
-                                TIMEOUT_MS).thenAccept(error -> answer.setErrorCode(error.code())));
+                                marker.transactionVersion(), TIMEOUT_MS).thenAccept(error -> answer.setErrorCode(error.code())));
                     }
                 }
                 topics.add(new WritableTxnMarkerTopicResult().setName(topic.name()).setPartitions(answers));

@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class MarkerWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(MarkerWriter.class);
-    private static final short WRITE_TXN_MARKERS_VERSION = 1;
+    /** v2 names the transaction's version, so that leaders check a v2 marker's bumped epoch (KIP-1228). */
+    private static final short WRITE_TXN_MARKERS_VERSION = 2;
     /** Between rounds of retries: the leader of a partition that failed is usually known again by then. */
     static final long RETRY_BACKOFF_MS = 100;
 
@@ -143,7 +144,8 @@ public final class MarkerWriter {
                 continue;
             }
             writes.add(appenders.of(partition).appendTxnMarker(ending.producerId(), ending.producerEpoch(),
-                    coordinatorEpoch, ending.state() == TransactionState.PREPARE_COMMIT, WriteTxnMarkersHandler.TIMEOUT_MS)
+                    coordinatorEpoch, ending.state() == TransactionState.PREPARE_COMMIT,
+                    ending.clientTransactionVersion(), WriteTxnMarkersHandler.TIMEOUT_MS)
                     .handle((error, failure) -> results.put(topicPartition,
                             failure != null || error == null ? Errors.UNKNOWN_SERVER_ERROR : error)));
         }
@@ -168,7 +170,8 @@ public final class MarkerWriter {
         WriteTxnMarkersRequestData request = new WriteTxnMarkersRequestData().setMarkers(List.of(new WritableTxnMarker()
                 .setProducerId(ending.producerId()).setProducerEpoch(ending.producerEpoch())
                 .setTransactionResult(ending.state() == TransactionState.PREPARE_COMMIT)
-                .setCoordinatorEpoch(coordinatorEpoch).setTopics(topics)));
+                .setCoordinatorEpoch(coordinatorEpoch).setTransactionVersion((byte) ending.clientTransactionVersion())
+                .setTopics(topics)));
         return clients.connection(new NodeAddress(broker.endpoint().host(), broker.endpoint().port()), "txn-markers")
                 .<WriteTxnMarkersResponseData>send(ApiKey.WRITE_TXN_MARKERS, WRITE_TXN_MARKERS_VERSION, request)
                 .handle((response, failure) -> {

@@ -81,19 +81,32 @@ public final class TransactionPartitionAdder implements TransactionMembership {
     @Override
     public CompletableFuture<Errors> add(String transactionalId, long producerId, short producerEpoch,
                                          Set<TopicPartition> partitions, boolean verifyOnly) {
+        return add(transactionalId, producerId, producerEpoch, partitions, verifyOnly, () -> { });
+    }
+
+    /**
+     * {@inheritDoc} The question is repeated while the coordinator answers CONCURRENT_TRANSACTIONS: the previous
+     * transaction's marker, which it waits for, may be written here meanwhile.
+     */
+    @Override
+    public CompletableFuture<Errors> add(String transactionalId, long producerId, short producerEpoch,
+                                         Set<TopicPartition> partitions, boolean verifyOnly,
+                                         Runnable beforeEachQuestion) {
         CompletableFuture<Errors> answer = new CompletableFuture<>();
-        attempt(transactionalId, producerId, producerEpoch, partitions, verifyOnly,
+        attempt(transactionalId, producerId, producerEpoch, partitions, verifyOnly, beforeEachQuestion,
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_FOR_MS), answer);
         return answer;
     }
 
     private void attempt(String transactionalId, long producerId, short producerEpoch, Set<TopicPartition> partitions,
-                         boolean verifyOnly, long deadlineNanos, CompletableFuture<Errors> answer) {
+                         boolean verifyOnly, Runnable beforeEachQuestion, long deadlineNanos,
+                         CompletableFuture<Errors> answer) {
+        beforeEachQuestion.run();
         ask(transactionalId, producerId, producerEpoch, partitions, verifyOnly).whenComplete((error, failure) -> {
             Errors result = failure != null ? Errors.COORDINATOR_NOT_AVAILABLE : error;
             if (result == Errors.CONCURRENT_TRANSACTIONS && System.nanoTime() < deadlineNanos) {
                 scheduler.schedule(() -> attempt(transactionalId, producerId, producerEpoch, partitions, verifyOnly,
-                        deadlineNanos, answer), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
+                        beforeEachQuestion, deadlineNanos, answer), RETRY_BACKOFF_MS, TimeUnit.MILLISECONDS);
             } else {
                 answer.complete(result);
             }

@@ -14,6 +14,7 @@ import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.broker.purgatory.ManualWaitTimer;
+import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.Errors;
@@ -260,8 +261,12 @@ class ProduceHandlerTest {
     }
 
     private static PartitionProduceData transactionalData(int index, int sequence) {
+        return transactionalData(index, sequence, (short) 0);
+    }
+
+    private static PartitionProduceData transactionalData(int index, int sequence, short epoch) {
         return new PartitionProduceData().setIndex(index).setRecords(new ByteBufferRecords(
-                new RecordBatchBuilder(CompressionType.NONE).producer(7, (short) 0, sequence).transactional(true)
+                new RecordBatchBuilder(CompressionType.NONE).producer(7, epoch, sequence).transactional(true)
                         .append(System.currentTimeMillis(), null, new byte[10]).build()));
     }
 
@@ -297,6 +302,57 @@ class ProduceHandlerTest {
         assertThat(errors(produceTransactional((short) 12, transactionalData(0, 2), transactionalData(1, 1)), 0))
                 .containsOnly(Errors.NONE.code());
         assertThat(asked).as("open in both partitions: no question even for v12").hasSize(1);
+    }
+
+    @Test
+    void aV1BatchConfirmedWhileAMarkerWasWrittenDoesNotOpenATransaction() {
+        PartitionAppender orders0 = appenders.of(partitions.get("orders", 0));
+        // A v1 producer's batch of its last transaction comes late: the coordinator still counts the partition in,
+        // and the transaction's marker is written before the answer is back.
+        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
+                orders0.appendTxnMarker(producerId, epoch, 0, true, 1, 1000).thenApply(marker -> Errors.NONE), true);
+        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0)), 0))
+                .containsExactly(Errors.INVALID_TXN_STATE.code());
+        PartitionLog log = partitions.get("orders", 0).log();
+        assertThat(log.logEndOffset()).as("the marker alone").isEqualTo(1);
+        assertThat(log.lastStableOffset()).as("no transaction left open").isEqualTo(1);
+
+        handler = new ProduceHandler(() -> image, partitions, appenders, (id, producerId, epoch, added, verifyOnly) ->
+                CompletableFuture.completedFuture(Errors.NONE), true);
+        assertThat(errors(produceTransactional((short) 11, transactionalData(0, 0)), 0))
+                .as("confirmed with nothing in between").containsExactly(Errors.NONE.code());
+        assertThat(log.lastStableOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchThatWaitedForThePreviousTransactionsMarkerOpensItsTransactionOnceTheCoordinatorTakesIt() {
+        PartitionAppender orders0 = appenders.of(partitions.get("orders", 0));
+        assertThat(errors(produceTransactional((short) 12, transactionalData(0, 0)), 0)).containsOnly(
+                Errors.NONE.code());
+        // Transactions v2: ending that transaction bumped the epoch to 1, and the producer's next one starts here
+        // before the coordinator has written the marker; the coordinator is busy until it has, and is asked again.
+        handler = new ProduceHandler(() -> image, partitions, appenders, new TransactionMembership() {
+            @Override
+            public CompletableFuture<Errors> add(String id, long producerId, short epoch,
+                                                 Set<dev.spool.log.TopicPartition> added, boolean verifyOnly) {
+                throw new AssertionError("asked without starting the guard");
+            }
+
+            @Override
+            public CompletableFuture<Errors> add(String id, long producerId, short epoch,
+                                                 Set<dev.spool.log.TopicPartition> added, boolean verifyOnly,
+                                                 Runnable beforeEachQuestion) {
+                beforeEachQuestion.run(); // answered CONCURRENT_TRANSACTIONS
+                assertThat(orders0.appendTxnMarker(producerId, epoch, 0, true, 2, 1000).join()).isEqualTo(Errors.NONE);
+                beforeEachQuestion.run(); // answered NONE: the partition is in the new transaction
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+        }, false);
+        assertThat(errors(produceTransactional((short) 12, transactionalData(0, 0, (short) 1)), 0))
+                .containsOnly(Errors.NONE.code());
+        PartitionLog log = partitions.get("orders", 0).log();
+        assertThat(log.logEndOffset()).as("the first transaction's batch and marker, the second's batch").isEqualTo(3);
+        assertThat(log.lastStableOffset()).as("the second transaction open").isEqualTo(2);
     }
 
     @Test

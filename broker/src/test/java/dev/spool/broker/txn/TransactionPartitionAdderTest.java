@@ -60,8 +60,12 @@ class TransactionPartitionAdderTest {
         AtomicInteger asked = new AtomicInteger();
         TransactionPartitionAdder adder = adder(true, new ArrayDeque<>(List.of(Errors.CONCURRENT_TRANSACTIONS,
                 Errors.CONCURRENT_TRANSACTIONS, Errors.NONE)), asked);
-        assertThat(adder.add("t", 1000, (short) 0, ORDERS, false).get(5, TimeUnit.SECONDS)).isEqualTo(Errors.NONE);
+        AtomicInteger started = new AtomicInteger();
+        assertThat(adder.add("t", 1000, (short) 0, ORDERS, false, () -> assertThat(started.incrementAndGet())
+                .as("started before each question").isEqualTo(asked.get() + 1)).get(5, TimeUnit.SECONDS))
+                .isEqualTo(Errors.NONE);
         assertThat(asked).as("asked again while the previous transaction ended").hasValue(3);
+        assertThat(started).hasValue(3);
     }
 
     @Test

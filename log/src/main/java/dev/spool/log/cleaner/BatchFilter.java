@@ -18,9 +18,10 @@ import java.util.List;
  *   <li>a record whose key has a later offset in the {@link OffsetMap} goes;</li>
  *   <li>a tombstone (null value) stays until its batch's delete horizon (KIP-534, attribute bit 6) has
  *       passed; a batch that keeps a tombstone and has no horizon yet gets one: now + delete.retention.ms;</li>
- *   <li>control batches stay as they are (Kafka's removal of old markers is not built yet); a batch of an aborted
- *       transaction goes whole ({@link #dropAborted}), and its transaction stays in the cleaned segment's
- *       {@code .txnindex}.</li>
+ *   <li>a batch of an aborted transaction goes whole ({@link #dropAborted}); a transaction marker stays as long as
+ *       a batch of its transaction does, and then as a tombstone does ({@link #filterMarker}): a delete horizon
+ *       first, removal once it passed, so that a reader who read the transaction's data before the cleaning still
+ *       finds its end (KIP-534).</li>
  * </ul>
  *
  * A batch that keeps every record and needs no horizon is copied byte for byte; otherwise it is rebuilt
@@ -87,6 +88,37 @@ final class BatchFilter {
         return Outcome.REBUILT;
     }
 
+    /**
+     * A transaction marker: kept as it is while a batch of its transaction is kept ({@code transactionKept}) or while
+     * it is its producer's last batch (the producer's epoch lives on in it); else it gets a delete horizon,
+     * {@code deleteRetentionMs} from now, and goes at the first cleaning after that.
+     */
+    Outcome filterMarker(RecordBatch batch, boolean transactionKept, boolean lastOfProducer, long nowMs,
+                         long deleteRetentionMs) {
+        retained.clear();
+        recordsRead = 0;
+        recordsRetained = 0;
+        keptTombstoneHorizonMs = RecordBatchLayout.NO_TIMESTAMP;
+        if (transactionKept || lastOfProducer) {
+            return copy(batch);
+        }
+        if (batch.hasDeleteHorizon() && nowMs >= batch.deleteHorizonMs()) {
+            recordsRead = batch.recordCount();
+            return Outcome.REMOVED;
+        }
+        if (batch.hasDeleteHorizon()) {
+            keptTombstoneHorizonMs = batch.deleteHorizonMs();
+            return copy(batch);
+        }
+        keptTombstoneHorizonMs = saturatedAdd(nowMs, deleteRetentionMs);
+        List<Record> records = batch.records();
+        retained.addAll(records);
+        recordsRead = records.size();
+        recordsRetained = records.size();
+        output = rebuild(batch, keptTombstoneHorizonMs);
+        return Outcome.REBUILT;
+    }
+
     /** A batch of an aborted transaction: nothing of it is kept (its header, emptied, if it is its producer's last). */
     Outcome dropAborted(RecordBatch batch, boolean lastOfProducer) {
         retained.clear();
@@ -110,7 +142,10 @@ final class BatchFilter {
         return recordsRead;
     }
 
-    /** The delete horizon of the last batch if it keeps a tombstone, else -1: when a cleaning can drop it. */
+    /**
+     * The delete horizon of the last batch if it keeps a tombstone or is a marker waiting to go, else -1: when a
+     * cleaning can drop it.
+     */
     long keptTombstoneHorizonMs() {
         return keptTombstoneHorizonMs;
     }
@@ -134,7 +169,8 @@ final class BatchFilter {
                 .baseOffset(batch.baseOffset())
                 .partitionLeaderEpoch(batch.partitionLeaderEpoch())
                 .producer(batch.producerId(), batch.producerEpoch(), batch.baseSequence())
-                .transactional(batch.isTransactional());
+                .transactional(batch.isTransactional())
+                .control(batch.isControl());
         if (batch.isLogAppendTime()) {
             builder.logAppendTime(batch.maxTimestamp());
         }

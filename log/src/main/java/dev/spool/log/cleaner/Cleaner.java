@@ -9,6 +9,7 @@ import dev.spool.log.record.BatchValidation;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchLayout;
+import dev.spool.log.record.TxnMarker;
 import dev.spool.log.segment.BatchFileReader;
 import dev.spool.log.segment.LogSegment;
 import org.slf4j.Logger;
@@ -21,8 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -155,8 +158,11 @@ final class Cleaner {
         Map<Long, Long> lastBatchOfProducer = lastBatchOfEachProducer(segments);
         LogConfig config = log.config();
         long nowMs = clock.nowMs();
+        // Producers whose transaction under way (in offset order) has a batch kept so far: its marker stays.
+        Set<Long> transactionsKept = new HashSet<>();
         for (List<LogSegment> group : groupBySize(segments, endOffset, config)) {
-            cleanGroup(log, group, endOffset, lastBatchOfProducer, aborted, config, nowMs, abortRequested, totals);
+            cleanGroup(log, group, endOffset, lastBatchOfProducer, transactionsKept, aborted, config, nowMs,
+                    abortRequested, totals);
         }
     }
 
@@ -186,11 +192,13 @@ final class Cleaner {
     }
 
     private void cleanGroup(PartitionLog log, List<LogSegment> group, long endOffset,
-                            Map<Long, Long> lastBatchOfProducer, AbortedBatches aborted, LogConfig config, long nowMs,
-                            BooleanSupplier abortRequested, long[] totals) throws IOException {
+                            Map<Long, Long> lastBatchOfProducer, Set<Long> transactionsKept, AbortedBatches aborted,
+                            LogConfig config, long nowMs, BooleanSupplier abortRequested, long[] totals)
+            throws IOException {
         LogSegment cleaned = LogSegment.createWithSuffix(log.dir(), group.get(0).baseOffset(), config, nowMs,
                 LogFileNames.CLEANED_SUFFIX);
         boolean swapped = false;
+        Set<Long> removedMarkers = new HashSet<>();
         try {
             for (LogSegment segment : group) {
                 totals[0] += segment.sizeInBytes();
@@ -208,9 +216,20 @@ final class Cleaner {
                     }
                     Long producerLast = lastBatchOfProducer.get(batch.producerId());
                     boolean lastOfProducer = producerLast != null && producerLast == batch.lastOffset();
-                    BatchFilter.Outcome outcome = aborted.contains(batch)
-                            ? filter.dropAborted(batch, lastOfProducer)
-                            : filter.filter(batch, map, nowMs, config.deleteRetentionMs, lastOfProducer);
+                    BatchFilter.Outcome outcome;
+                    if (TxnMarker.isMarker(batch)) {
+                        outcome = filter.filterMarker(batch, transactionsKept.remove(batch.producerId()),
+                                lastOfProducer, nowMs, config.deleteRetentionMs);
+                        if (outcome == BatchFilter.Outcome.REMOVED) {
+                            removedMarkers.add(batch.baseOffset());
+                        }
+                    } else {
+                        outcome = aborted.contains(batch) ? filter.dropAborted(batch, lastOfProducer)
+                                : filter.filter(batch, map, nowMs, config.deleteRetentionMs, lastOfProducer);
+                        if (batch.isTransactional() && outcome != BatchFilter.Outcome.REMOVED) {
+                            transactionsKept.add(batch.producerId());
+                        }
+                    }
                     totals[2] += filter.recordsRead();
                     totals[3] += filter.recordsRetained();
                     if (filter.keptTombstoneHorizonMs() != RecordBatchLayout.NO_TIMESTAMP) {
@@ -221,9 +240,11 @@ final class Cleaner {
                     }
                 }
                 failOnInvalid(validation, reader, segment);
-                // Aborted data and markers are kept as they are, so are their transactions' index entries.
+                // An aborted transaction stays indexed while its marker stays.
                 for (AbortedTxn txn : segment.txnIndex().entries()) {
-                    cleaned.txnIndex().append(txn);
+                    if (!removedMarkers.contains(txn.lastOffset())) {
+                        cleaned.txnIndex().append(txn);
+                    }
                 }
             }
             cleaned.onBecomeInactive();

@@ -114,8 +114,14 @@ public final class ProducerStateManager {
         return Sequences.follows(last, firstSequence) ? SequenceCheck.APPEND : SequenceCheck.OUT_OF_ORDER_SEQUENCE;
     }
 
-    /** Checks a transaction marker for {@code producerId} from a coordinator (written by the leader). */
-    public SequenceCheck checkMarker(long producerId, short epoch, int coordinatorEpoch) {
+    /**
+     * Checks a transaction marker for {@code producerId} from a coordinator (written by the leader). A marker of
+     * transactions v2 ({@code epochBumped}, KIP-1228) carries the epoch the coordinator bumped at the end, above that of
+     * the transaction's batches: one at the producer's epoch either repeats the marker last written (no transaction
+     * open since: {@link SequenceCheck#DUPLICATE}, nothing to write) or is a stale one that must not end the next
+     * transaction, already open at that epoch (INVALID_PRODUCER_EPOCH).
+     */
+    public SequenceCheck checkMarker(long producerId, short epoch, int coordinatorEpoch, boolean epochBumped) {
         ProducerStateEntry entry = producers.get(producerId);
         if (entry == null) {
             return SequenceCheck.APPEND;
@@ -123,8 +129,13 @@ public final class ProducerStateManager {
         if (epoch < entry.producerEpoch()) {
             return SequenceCheck.INVALID_PRODUCER_EPOCH;
         }
-        return coordinatorEpoch < entry.coordinatorEpoch() ? SequenceCheck.TRANSACTION_COORDINATOR_FENCED
-                : SequenceCheck.APPEND;
+        if (coordinatorEpoch < entry.coordinatorEpoch()) {
+            return SequenceCheck.TRANSACTION_COORDINATOR_FENCED;
+        }
+        if (epochBumped && epoch == entry.producerEpoch()) {
+            return entry.inTransaction() ? SequenceCheck.INVALID_PRODUCER_EPOCH : SequenceCheck.DUPLICATE;
+        }
+        return SequenceCheck.APPEND;
     }
 
     public long duplicateFirstOffset() {

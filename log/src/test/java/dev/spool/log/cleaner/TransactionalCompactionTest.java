@@ -15,19 +15,22 @@ import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatchBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compaction of a log with transactions: an aborted value never displaces a committed one and goes, its transaction
- * stays in the index, and a transaction still open bounds what may be cleaned at all.
+ * Compaction of a log with transactions: an aborted value never displaces a committed one and goes, a marker whose
+ * transaction has nothing left goes (with its abort's index entry) one delete.retention.ms after a cleaning saw it,
+ * and a transaction still open bounds what may be cleaned at all.
  */
 class TransactionalCompactionTest {
 
@@ -87,6 +90,67 @@ class TransactionalCompactionTest {
             assertThat(valuesByKey(log)).containsExactly(Map.entry("k", List.of("committed")));
             assertThat(log.abortedTransactions(0, log.logEndOffset())).as("kept in the cleaned segment's index")
                     .isEqualTo(abortedBefore);
+        }
+    }
+
+    /** The offsets of the markers in the log. */
+    private static List<Long> markerOffsets(PartitionLog log) throws IOException {
+        List<Long> markers = new ArrayList<>();
+        BatchScanner.forEachBatch(log, log.logStartOffset(), batch -> {
+            if (batch.isControl()) {
+                markers.add(batch.baseOffset());
+            }
+        });
+        return markers;
+    }
+
+    @Test
+    void aMarkerWhoseTransactionLeftNothingGoesOneDeleteRetentionAfterTheCleaningThatSawIt() throws IOException {
+        try (PartitionLog log = open()) {
+            write(log, COMMITTER, "k", "v1");                               // 0
+            log.appendTxnMarker(COMMITTER, (short) 0, 0, true, 0, true);    // 1: its value is replaced below
+            write(log, COMMITTER, "k", "v2");                               // 2
+            log.appendTxnMarker(COMMITTER, (short) 0, 0, true, 0, true);    // 3
+            write(log, ABORTER, "k", "aborted");                            // 4
+            log.appendTxnMarker(ABORTER, (short) 0, 0, false, 0, true);     // 5: its value goes with the abort
+            write(log, ABORTER, "x", "y");                                  // 6
+            log.appendTxnMarker(ABORTER, (short) 0, 0, true, 0, true);      // 7
+            write(log, COMMITTER, "z", "z1");                               // 8
+            log.appendTxnMarker(COMMITTER, (short) 0, 0, true, 0, true);    // 9
+            log.roll();
+
+            CleanerTesting.cleanFully(log, clock, -1);
+            assertThat(valuesByKey(log)).containsExactly(Map.entry("k", List.of("v2")), Map.entry("x", List.of("y")),
+                    Map.entry("z", List.of("z1")));
+            assertThat(markerOffsets(log)).as("a reader may still be inside a transaction whose data went")
+                    .containsExactly(1L, 3L, 5L, 7L, 9L);
+            assertThat(log.abortedTransactions(0, log.logEndOffset())).hasSize(1);
+
+            clock.advance(log.config().deleteRetentionMs - 1);
+            CleanerTesting.cleanFully(log, clock, -1);
+            assertThat(markerOffsets(log)).as("delete.retention.ms not passed yet")
+                    .containsExactly(1L, 3L, 5L, 7L, 9L);
+
+            clock.advance(1);
+            CleanerTesting.cleanFully(log, clock, -1);
+            assertThat(markerOffsets(log)).as("the markers of transactions with data left stay")
+                    .containsExactly(3L, 7L, 9L);
+            assertThat(log.abortedTransactions(0, log.logEndOffset())).as("the abort's index entry went with it")
+                    .isEmpty();
+            assertThat(valuesByKey(log)).containsExactly(Map.entry("k", List.of("v2")), Map.entry("x", List.of("y")),
+                    Map.entry("z", List.of("z1")));
+        }
+
+        try (Stream<Path> files = Files.list(dir.resolve("t-0"))) {
+            for (Path snapshot : files.filter(file -> file.toString().endsWith(".snapshot")).toList()) {
+                Files.delete(snapshot); // the producer state is then replayed from the cleaned log
+            }
+        }
+        try (PartitionLog reopened = open()) {
+            reopened.loadProducerState();
+            reopened.updateHighWatermark(reopened.logEndOffset());
+            assertThat(reopened.lastStableOffset()).as("no transaction open after a replay of the cleaned log")
+                    .isEqualTo(10);
         }
     }
 
