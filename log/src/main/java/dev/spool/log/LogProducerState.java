@@ -78,10 +78,12 @@ final class LogProducerState {
      * for it (loaded state).
      */
     AppendInfo verificationRefusal(RecordBatch batch, VerificationGuard guard) {
+        if (guard == VerificationGuard.NOT_CHECKED || !batch.isTransactional()) {
+            return null;
+        }
         long producerId = batch.producerId();
         ProducerStateEntry entry = state.producer(producerId);
-        if (guard == VerificationGuard.NOT_CHECKED || !batch.isTransactional()
-                || entry != null && entry.inTransaction() || verifications.holds(producerId, guard)) {
+        if (entry != null && entry.inTransaction() || verifications.holds(producerId, guard)) {
             return null;
         }
         return AppendInfo.refused(SequenceCheck.INVALID_TXN_STATE, "Producer " + producerId + " has no transaction open"
