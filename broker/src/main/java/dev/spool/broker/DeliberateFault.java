@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
  * Immutable: the deliberately broken builds a fault test must catch (issue 20), switched on only by the JVM
  * option {@code -Dspool.deliberate.fault=NAME} (through {@code SPOOL_OPTS}); never a setting, never on by default.
  * A fault test that has never failed on a broken broker proves nothing: these break the three rules that keep
- * acknowledged records ({@link #ACTIVE} is a constant, so in a normal run each check folds away).
+ * acknowledged records, and the one that makes a consume-transform-produce loop exactly once ({@link #ACTIVE} is a
+ * constant, so in a normal run each check folds away).
  */
 public enum DeliberateFault {
     /** None: the broker as it should be. */
@@ -18,7 +19,9 @@ public enum DeliberateFault {
     /** acks=all is answered as soon as the leader has appended, without waiting for the in-sync replicas. */
     ACKS_ALL_BEFORE_ISR,
     /** A follower whose log diverged from its leader's keeps it and goes on appending after it. */
-    SKIP_TRUNCATION;
+    SKIP_TRUNCATION,
+    /** A group's offsets committed in a transaction count even when the transaction aborts (exactly-once broken). */
+    TXN_OFFSETS_KEPT_AT_ABORT;
 
     public static final String PROPERTY = "spool.deliberate.fault";
     public static final DeliberateFault ACTIVE = fromProperty(System.getProperty(PROPERTY));

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.coordinator.CoordinatorShard;
 import dev.spool.broker.coordinator.CoordinatorTimer;
 import dev.spool.broker.partition.LeadershipMovedException;
@@ -195,7 +196,7 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     /** The producer's transaction ended (its marker is in this partition): its offsets count if it committed. */
     void completeTransaction(long producerId, boolean commit) {
         List<CoordinatorRecord> held = transactionalOffsets.remove(producerId);
-        if (held != null && commit) {
+        if (held != null && (commit || DeliberateFault.is(DeliberateFault.TXN_OFFSETS_KEPT_AT_ABORT))) {
             held.forEach(this::replay);
         }
     }

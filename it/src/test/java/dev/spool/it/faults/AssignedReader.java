@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -81,9 +80,6 @@ final class AssignedReader {
 
     void stop() throws InterruptedException {
         running = false;
-        thread.join(TimeUnit.SECONDS.toMillis(60));
-        if (thread.isAlive()) {
-            throw new IllegalStateException("reader " + name + " did not stop within 60 s");
-        }
+        WorkerThreads.awaitEnd(thread, 60, "reader " + name);
     }
 }

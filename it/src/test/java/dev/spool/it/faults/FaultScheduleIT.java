@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 class FaultScheduleIT {
 
     private static final String TOPIC = "queue";
+    /** Where the workload's consume-transform-produce copier writes what it reads from {@link #TOPIC}. */
+    private static final String COPIES = "copies";
     private static final int PARTITIONS = 4;
     /** Nodes of the cluster, {@code -Dfaults.nodes=N} (3; 5 adds the kill of a second node while one is paused). */
     private static final int NODES = Integer.getInteger("faults.nodes", 3);
@@ -49,14 +51,17 @@ class FaultScheduleIT {
             System.out.println("FaultScheduleIT: " + schedule + "history: " + historyFile);
             ClusterProbe probe = new ClusterProbe(nemesis::bootstrap);
             probe.createTopic(TOPIC, PARTITIONS, 2);
-            assertThat(probe.awaitEveryReplicaInSync(List.of(TOPIC), 60_000)).as("the topic in sync").isTrue();
+            probe.createTopic(COPIES, PARTITIONS, 2);
+            assertThat(probe.awaitEveryReplicaInSync(List.of(TOPIC, COPIES), 60_000)).as("the topics in sync")
+                    .isTrue();
 
             CheckResult result;
             String drained;
             try (HistoryWriter history = HistoryWriter.create(historyFile)) {
-                Workload workload = new Workload(nemesis::bootstrap, history, TOPIC, PARTITIONS);
+                Workload workload = new Workload(nemesis::bootstrap, history, TOPIC, COPIES, PARTITIONS);
                 workload.start();
-                SchedulePlayer player = new SchedulePlayer(nemesis, TOPIC, List.of(TOPIC, "__consumer_offsets"));
+                SchedulePlayer player = new SchedulePlayer(nemesis, TOPIC,
+                        List.of(TOPIC, COPIES, "__consumer_offsets"));
                 // Bounded whatever happens: twice the faults' length, or 25 s a step (a fault, its healing and
                 // the quiet after it) for the every-kind-once run, and a minute more.
                 long deadlineNs = System.nanoTime()
@@ -73,13 +78,18 @@ class FaultScheduleIT {
                         workload.acknowledged());
                 Map<Integer, Long> ends = probe.endOffsets(TOPIC, PARTITIONS);
                 drained = workload.drainTo(ends, 120_000);
+                if (drained.isEmpty()) {
+                    drained = workload.drainCopiesTo(probe.endOffsets(COPIES, PARTITIONS), 60_000);
+                }
                 if (!drained.isEmpty()) {
-                    drained += "\n" + probe.openTransactions(TOPIC, PARTITIONS);
+                    drained += "\n" + probe.openTransactions(TOPIC, PARTITIONS) + "\n"
+                            + probe.openTransactions(COPIES, PARTITIONS);
                 }
             }
             // Liveness: with every fault healed, every replica catches up and is back in the ISR (a follower that
             // could not truncate its diverged log never would; -Dfaults.brokenBuild=skip-truncation).
-            boolean converged = probe.awaitEveryReplicaInSync(List.of(TOPIC, "__consumer_offsets"), 120_000);
+            boolean converged = probe.awaitEveryReplicaInSync(List.of(TOPIC, COPIES, "__consumer_offsets"),
+                    120_000);
             result = HistoryChecker.standard().check(historyFile);
             System.out.printf("FaultScheduleIT: seed %d, %d s; history %s%n%s", seed,
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNs), historyFile, result.summary());

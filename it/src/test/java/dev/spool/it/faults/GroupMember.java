@@ -9,16 +9,13 @@ import dev.spool.it.history.Operation;
 import dev.spool.it.history.PartitionOffset;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -72,7 +69,7 @@ final class GroupMember {
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(configuration, new StringDeserializer(),
                     new StringDeserializer())) {
                 client.opened(configuration);
-                consumer.subscribe(List.of(topic), new RecordingListener(client));
+                consumer.subscribe(List.of(topic), new RebalanceRecorder(client));
                 client.subscribed(List.of(topic));
                 while (running) {
                     RecordedPoll.Outcome outcome = RecordedPoll.poll(consumer, client);
@@ -125,33 +122,6 @@ final class GroupMember {
 
     void stop() throws InterruptedException {
         running = false;
-        thread.join(TimeUnit.SECONDS.toMillis(60));
-        if (thread.isAlive()) {
-            throw new IllegalStateException("group member " + name + " did not stop within 60 s");
-        }
-    }
-
-    /** Records what each rebalance hands this member (called on the polling thread, inside poll). */
-    private static final class RecordingListener implements ConsumerRebalanceListener {
-
-        private final ClientHistory client;
-
-        RecordingListener(ClientHistory client) {
-            this.client = client;
-        }
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // What is revoked needs no record: the next rebalance event resets the member's positions.
-        }
-
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            List<LogPartition> assigned = new ArrayList<>();
-            for (TopicPartition partition : partitions) {
-                assigned.add(new LogPartition(partition.topic(), partition.partition()));
-            }
-            client.rebalanced(assigned);
-        }
+        WorkerThreads.awaitEnd(thread, 60, "group member " + name);
     }
 }

@@ -142,9 +142,6 @@ final class HistoryProducer {
     /** Stops sending and closes the client, once every send in flight is answered. */
     void stop() throws InterruptedException {
         running = false;
-        thread.join(TimeUnit.SECONDS.toMillis(120));
-        if (thread.isAlive()) {
-            throw new IllegalStateException("producer " + name + " did not stop within 120 s");
-        }
+        WorkerThreads.awaitEnd(thread, 120, "producer " + name);
     }
 }

@@ -34,7 +34,12 @@ final class RecordedPoll {
     }
 
     static Outcome poll(KafkaConsumer<String, String> consumer, ClientHistory client) {
-        client.pollInvoked(null);
+        return poll(consumer, client, null);
+    }
+
+    /** A poll whose records feed transaction {@code txn} (null: none). */
+    static Outcome poll(KafkaConsumer<String, String> consumer, ClientHistory client, String txn) {
+        client.pollInvoked(txn);
         try {
             ConsumerRecords<String, String> records = consumer.poll(POLL_WAIT);
             List<ReadRecord> reads = new ArrayList<>();
@@ -42,11 +47,11 @@ final class RecordedPoll {
                 reads.add(new ReadRecord(new LogPartition(record.topic(), record.partition()), record.offset(),
                         record.value()));
             }
-            client.polled(null, reads);
+            client.polled(txn, reads);
             return new Outcome(records, null);
         } catch (KafkaException | IllegalStateException error) {
             // A retriable error leaves the instance usable; anything else ends it.
-            client.record(client.event(EventType.INFO, Operation.POLL).withError(String.valueOf(error)));
+            client.record(client.event(EventType.INFO, Operation.POLL).withTxn(txn).withError(String.valueOf(error)));
             return new Outcome(ConsumerRecords.empty(), error instanceof RetriableException ? null : error);
         }
     }

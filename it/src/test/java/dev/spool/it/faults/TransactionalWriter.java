@@ -1,13 +1,10 @@
 package dev.spool.it.faults;
 
 import dev.spool.it.history.ClientHistory;
-import dev.spool.it.history.EventType;
 import dev.spool.it.history.HistoryWriter;
 import dev.spool.it.history.LogPartition;
-import dev.spool.it.history.Operation;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -109,9 +106,7 @@ final class TransactionalWriter {
     /** One transaction; false when it did not end cleanly and the client instance must be replaced. */
     private boolean transaction(KafkaProducer<String, String> producer, ClientHistory client, String txn,
                                 long firstNumber, boolean commit) {
-        client.transaction(Operation.TXN_BEGIN, EventType.INVOKE, txn, null);
-        producer.beginTransaction();
-        client.transaction(Operation.TXN_BEGIN, EventType.OK, txn, null);
+        RecordedTransaction.begin(producer, client, txn);
         for (int i = 0; i < VALUES_PER_TRANSACTION; i++) {
             long number = firstNumber + i;
             String value = name + "-" + number;
@@ -123,38 +118,17 @@ final class TransactionalWriter {
                                 error == null ? metadata.offset() : -1, error));
             } catch (KafkaException | IllegalStateException error) {
                 client.sendFailed(txn, partition, value, error);
-                end(producer, client, txn, false);
+                RecordedTransaction.end(producer, client, txn, false, () -> { });
                 return false;
             }
         }
-        return end(producer, client, txn, commit);
-    }
-
-    /** Commits or aborts; a failure is recorded as info (it may have ended either way). */
-    private boolean end(KafkaProducer<String, String> producer, ClientHistory client, String txn, boolean commit) {
-        Operation operation = commit ? Operation.TXN_COMMIT : Operation.TXN_ABORT;
-        client.transaction(operation, EventType.INVOKE, txn, null);
-        try {
-            if (commit) {
-                producer.commitTransaction();
-                committed.addAndGet(VALUES_PER_TRANSACTION);
-            } else {
-                producer.abortTransaction();
-            }
-            client.transaction(operation, EventType.OK, txn, null);
-            return true;
-        } catch (KafkaException | IllegalStateException error) {
-            client.transaction(operation, EventType.INFO, txn, error);
-            return false;
-        }
+        return RecordedTransaction.end(producer, client, txn, commit,
+                () -> committed.addAndGet(VALUES_PER_TRANSACTION));
     }
 
     /** Stops after the transaction under way, and closes the client. */
     void stop() throws InterruptedException {
         running = false;
-        thread.join(TimeUnit.SECONDS.toMillis(120));
-        if (thread.isAlive()) {
-            throw new IllegalStateException("transactional writer " + name + " did not stop within 120 s");
-        }
+        WorkerThreads.awaitEnd(thread, 120, "transactional writer " + name);
     }
 }

@@ -22,6 +22,11 @@ public enum AnomalyKind {
     ABORTED_READ("aborted-read", true,
             "value read from a send that failed, or (by a read_committed consumer) from an aborted transaction"),
     UNEXPECTED_READ("unexpected-read", true, "value read that no send wrote, or read before its send was invoked"),
+    DOUBLE_PROCESSED("double-processed", true,
+            "an input record read by two committed consume-transform-produce transactions"),
+    UNPROCESSED("unprocessed", true,
+            "an input record below the last one processed in its partition that no committed consume-transform-produce "
+                    + "transaction read"),
     G1C("G1c", true, "circular information flow between committed transactions"),
     G0("G0", false, "write cycle between committed transactions (Kafka's transactions allow it)");
 

@@ -15,8 +15,10 @@ import java.util.Map;
  * @param ordered    the producer keeps the order of its sends per partition (idempotent, or at most
  *                   one request in flight)
  * @param readCommitted the consumer must not see aborted transactions
+ * @param processing    a consume-transform-produce client: a transactional producer with a consumer group (both
+ *                      configurations in its {@code open} event), whose transactions must process each input once
  */
-public record ClientProfile(boolean idempotent, boolean ordered, boolean readCommitted) {
+public record ClientProfile(boolean idempotent, boolean ordered, boolean readCommitted, boolean processing) {
 
     /** A client no {@code open} event described. */
     public static final ClientProfile DEFAULT = fromConfiguration(Map.of());
@@ -32,6 +34,7 @@ public record ClientProfile(boolean idempotent, boolean ordered, boolean readCom
                 ? (acks.equals("all") || acks.equals("-1")) && maxInFlight <= 5
                 : Boolean.parseBoolean(idempotence));
         boolean readCommitted = !"read_uncommitted".equals(configuration.get("isolation.level"));
-        return new ClientProfile(idempotent, idempotent || maxInFlight == 1, readCommitted);
+        boolean processing = transactional && configuration.containsKey("group.id");
+        return new ClientProfile(idempotent, idempotent || maxInFlight == 1, readCommitted, processing);
     }
 }

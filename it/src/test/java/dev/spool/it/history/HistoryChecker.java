@@ -40,7 +40,8 @@ public final class HistoryChecker {
     /** Every check, keeping {@code maxExamplesPerKind} examples of each kind. */
     public static HistoryChecker standard(int maxExamplesPerKind) {
         return new HistoryChecker(List.of(new LostWriteCheck(), new OffsetConsistencyCheck(), new DuplicateCheck(),
-                new SendOrderCheck(), new PollOrderCheck(), new ReadValidityCheck(), new TransactionCycleCheck()),
+                new SendOrderCheck(), new PollOrderCheck(), new ReadValidityCheck(), new TransactionCycleCheck(),
+                new ExactlyOnceCheck()),
                 maxExamplesPerKind);
     }
 

@@ -18,6 +18,9 @@ class HistoryCheckerTest {
 
     private static final String P0 = "jt-0";
     private static final String P1 = "jt-1";
+    /** A consume-transform-produce client's settings: a consumer group and a transactional id. */
+    private static final String[] COPIER = {"group.id", "copiers", "transactional.id", "copier",
+            "isolation.level", "read_committed"};
 
     private static Anomaly onlyExample(CheckResult result, AnomalyKind kind) {
         assertThat(result.count(kind)).as(result.summary()).isEqualTo(1);
@@ -268,6 +271,51 @@ class HistoryCheckerTest {
 
         assertThat(onlyExample(neverSent, AnomalyKind.UNEXPECTED_READ).detail()).contains("no send carried it");
         assertThat(onlyExample(readTooEarly, AnomalyKind.UNEXPECTED_READ).detail()).contains("before its send");
+    }
+
+    @Test
+    void inputsProcessedOnceByCommittedTransactionsAreValidWhateverAbortedOnesRead() {
+        CheckResult result = new HistoryBuilder().open("c", COPIER)
+                .send("p", P0, "a", 0).send("p", P0, "b", 1)
+                .txnPoll("c", "T1", P0 + ":0:a", P0 + ":1:b").txnSend("c", "T1", P1, "copy-a", 0)
+                .txnSend("c", "T1", P1, "copy-b", 1).abort("c", "T1").seek("c", P0, 0)
+                .txnPoll("c", "T2", P0 + ":0:a", P0 + ":1:b").txnSend("c", "T2", P1, "copy-a", 3)
+                .txnSend("c", "T2", P1, "copy-b", 4).commit("c", "T2")
+                .poll("r", P0 + ":0:a", P0 + ":1:b", P1 + ":3:copy-a", P1 + ":4:copy-b")
+                .check();
+
+        assertThat(result.valid()).as(result.summary()).isTrue();
+        assertThat(result.count(AnomalyKind.DOUBLE_PROCESSED) + result.count(AnomalyKind.UNPROCESSED)).isZero();
+    }
+
+    @Test
+    void anInputReadByTwoCommittedTransactionsIsDoubleProcessed() {
+        CheckResult result = new HistoryBuilder().open("c", COPIER)
+                .send("p", P0, "a", 0)
+                .txnPoll("c", "T1", P0 + ":0:a").txnSend("c", "T1", P1, "copy-a", 0).commit("c", "T1")
+                .seek("c", P0, 0).txnPoll("c", "T2", P0 + ":0:a").txnSend("c", "T2", P1, "copy-a", 1).commit("c", "T2")
+                .poll("r", P0 + ":0:a", P1 + ":0:copy-a", P1 + ":1:copy-a")
+                .check();
+
+        assertThat(onlyExample(result, AnomalyKind.DOUBLE_PROCESSED).detail()).contains("[T1, T2]");
+        assertThat(result.valid()).isFalse();
+    }
+
+    @Test
+    void anInputSkippedPastByTheCommittedTransactionsIsUnprocessed() {
+        // T2's offsets moved past b although T2 aborted (what a coordinator applying aborted offsets does).
+        CheckResult result = new HistoryBuilder().open("c", COPIER)
+                .send("p", P0, "a", 0).send("p", P0, "b", 1).send("p", P0, "c", 2)
+                .txnPoll("c", "T1", P0 + ":0:a").txnSend("c", "T1", P1, "copy-a", 0).commit("c", "T1")
+                .txnPoll("c", "T2", P0 + ":1:b").txnSend("c", "T2", P1, "copy-b", 1).abort("c", "T2")
+                .txnPoll("c", "T3", P0 + ":2:c").txnSend("c", "T3", P1, "copy-c", 3).commit("c", "T3")
+                .poll("r", P0 + ":0:a", P0 + ":1:b", P0 + ":2:c", P1 + ":0:copy-a", P1 + ":3:copy-c")
+                .check();
+
+        Anomaly unprocessed = onlyExample(result, AnomalyKind.UNPROCESSED);
+        assertThat(unprocessed.offset()).isEqualTo(1);
+        assertThat(unprocessed.value()).isEqualTo("b");
+        assertThat(result.valid()).isFalse();
     }
 
     @Test
