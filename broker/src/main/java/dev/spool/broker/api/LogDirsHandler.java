@@ -135,8 +135,11 @@ public final class LogDirsHandler implements ApiFamily {
         for (Map.Entry<TopicPartition, PartitionLog> future : logs.futureLogs().entrySet()) {
             TopicPartition topicPartition = future.getKey();
             Partition partition = partitions.get(topicPartition.topic(), topicPartition.partition());
-            if (partition != null && isWanted(wanted, topicPartition)) {
-                PartitionLog copy = future.getValue();
+            PartitionLog copy = future.getValue();
+            // A copy in the dir its partition's log is in has just been swapped in (a move never targets the dir it
+            // leaves): the mover forgets it a moment later, and until then it is that log, not a second replica.
+            if (partition != null && isWanted(wanted, topicPartition)
+                    && !copy.dir().getParent().equals(partition.log().dir().getParent())) {
                 long lag = Math.max(0, partition.log().logEndOffset() - copy.logEndOffset());
                 add(byDir, copy.dir().getParent(), topicPartition, new DescribeLogDirsPartition()
                         .setPartitionSize(copy.sizeInBytes()).setOffsetLag(lag).setIsFutureKey(true));
