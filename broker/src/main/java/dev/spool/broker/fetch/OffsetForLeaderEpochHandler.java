@@ -19,8 +19,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Thread-safe. OffsetForLeaderEpoch (v2 to v4): for each partition, the end offset of the requested leader
- * epoch from the partition's leader epoch cache, which a consumer compares with its position after a leader
+ * Thread-safe. OffsetForLeaderEpoch (v2 to v4): for each partition this broker leads (else NOT_LEADER_OR_FOLLOWER,
+ * as Kafka answers), the end offset of the requested leader epoch from the partition's leader epoch cache, which a consumer compares with its position after a leader
  * change (KIP-320) and a follower with its log. The end of an epoch is the start of the next larger one; of
  * the current epoch, the log end offset.
  */
@@ -58,6 +58,12 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
         }
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
+        }
+        if (!lookup.leads(partition)) {
+            // Only the leader knows where an epoch ends: a follower's log may be behind or cut short (a node back
+            // from a power loss, not yet caught up, still named leader by its old metadata), and a consumer told an
+            // end below its position takes it for truncation and reads again from there (KIP-320).
+            return result.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
         }
         Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
         if (epochError != Errors.NONE) {

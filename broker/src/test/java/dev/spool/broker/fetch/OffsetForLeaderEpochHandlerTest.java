@@ -80,4 +80,23 @@ class OffsetForLeaderEpochHandlerTest {
             assertThat(answers.get(2).errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
         }
     }
+
+    @Test
+    void onlyTheLeaderAnswers() throws IOException {
+        try (TestPartitions partitions = new TestPartitions(dir)) {
+            Partition followed = partitions.create("t", 0, new Uuid(1L, 1L), 0, 2);
+            OffsetForLeaderEpochHandler handler = new OffsetForLeaderEpochHandler(partitions);
+
+            OffsetForLeaderEpochResponseData response = (OffsetForLeaderEpochResponseData) handler.handle(
+                    new RequestContext(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, 1, "test", null),
+                    new OffsetForLeaderEpochRequestData().setReplicaId(-1).setTopics(new ArrayList<>(List.of(
+                            new OffsetForLeaderTopic().setTopic("t").setPartitions(new ArrayList<>(List.of(
+                                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(0)
+                                            .setLeaderEpoch(0)))))))).join();
+
+            assertThat(followed.log().logEndOffset()).as("a follower's log, behind its leader's").isZero();
+            assertThat(response.topics().get(0).partitions().get(0).errorCode())
+                    .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
+        }
+    }
 }

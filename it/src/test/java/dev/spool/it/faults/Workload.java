@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 /**
  * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
  * two idempotent acks=all producers and one without idempotence, a transactional producer committing three
- * transactions in four and aborting the fourth, and a transactional consume-transform-produce copier of the topic
- * into a second one (both left out with {@code -Dfaults.transactions=false}), a consumer reading every partition by
+ * transactions in four and aborting the fourth (left out with {@code -Dfaults.transactions=false}), with
+ * {@code -Dfaults.copier=true} a transactional consume-transform-produce copier of the topic into a second one (off by
+ * default until the double processing it found is fixed: RELIABILITY.md), a consumer reading every partition by
  * assignment, and a group of two members committing after each poll (the readers read_committed). At the end, a
  * fresh reader reads every partition of both topics from the start to the end, so that a write lost anywhere below
  * the end shows up as lost, not as unseen.
@@ -29,7 +30,7 @@ final class Workload {
     private final List<HistoryProducer> producers;
     /** Null with {@code -Dfaults.transactions=false}. */
     private final TransactionalWriter transactional;
-    /** Null with {@code -Dfaults.transactions=false}. */
+    /** Null unless {@code -Dfaults.copier=true} (and transactions are on). */
     private final TransactionalCopier copier;
     private final String copies;
     private final AssignedReader reader;
@@ -49,7 +50,8 @@ final class Workload {
         boolean transactions = Boolean.parseBoolean(System.getProperty("faults.transactions", "true"));
         this.transactional = transactions
                 ? new TransactionalWriter("tx1", bootstrap, history, topic, partitions, SENDS_PER_SECOND / 4) : null;
-        this.copier = transactions ? new TransactionalCopier("copier1", bootstrap, history, topic, copies) : null;
+        this.copier = transactions && Boolean.getBoolean("faults.copier")
+                ? new TransactionalCopier("copier1", bootstrap, history, topic, copies) : null;
         this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
         this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),
                 new GroupMember("member2", GROUP, bootstrap, history, topic));
@@ -59,6 +61,8 @@ final class Workload {
         producers.forEach(HistoryProducer::start);
         if (transactional != null) {
             transactional.start();
+        }
+        if (copier != null) {
             copier.start();
         }
         reader.start();
