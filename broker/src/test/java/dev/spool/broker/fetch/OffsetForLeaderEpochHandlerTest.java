@@ -62,15 +62,10 @@ class OffsetForLeaderEpochHandlerTest {
             TestPartitions.append(partition, 4, 10, 0);
             OffsetForLeaderEpochHandler handler = new OffsetForLeaderEpochHandler(partitions);
 
-            OffsetForLeaderEpochResponseData response = (OffsetForLeaderEpochResponseData) handler.handle(
-                    new RequestContext(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, 1, "test", null),
-                    new OffsetForLeaderEpochRequestData().setReplicaId(-1).setTopics(new ArrayList<>(List.of(
-                            new OffsetForLeaderTopic().setTopic("t").setPartitions(new ArrayList<>(List.of(
-                                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(0)
-                                            .setLeaderEpoch(0),
-                                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(1)
-                                            .setLeaderEpoch(0),
-                                    new OffsetForLeaderPartition().setPartition(1).setLeaderEpoch(0)))))))).join();
+            OffsetForLeaderEpochResponseData response = ask(handler,
+                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(0).setLeaderEpoch(0),
+                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(1).setLeaderEpoch(0),
+                    new OffsetForLeaderPartition().setPartition(1).setLeaderEpoch(0));
 
             List<EpochEndOffset> answers = response.topics().get(0).partitions();
             assertThat(answers.get(0).errorCode()).isEqualTo(Errors.NONE.code());
@@ -87,16 +82,22 @@ class OffsetForLeaderEpochHandlerTest {
             Partition followed = partitions.create("t", 0, new Uuid(1L, 1L), 0, 2);
             OffsetForLeaderEpochHandler handler = new OffsetForLeaderEpochHandler(partitions);
 
-            OffsetForLeaderEpochResponseData response = (OffsetForLeaderEpochResponseData) handler.handle(
-                    new RequestContext(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, 1, "test", null),
-                    new OffsetForLeaderEpochRequestData().setReplicaId(-1).setTopics(new ArrayList<>(List.of(
-                            new OffsetForLeaderTopic().setTopic("t").setPartitions(new ArrayList<>(List.of(
-                                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(0)
-                                            .setLeaderEpoch(0)))))))).join();
+            OffsetForLeaderEpochResponseData response = ask(handler,
+                    new OffsetForLeaderPartition().setPartition(0).setCurrentLeaderEpoch(0).setLeaderEpoch(0));
 
             assertThat(followed.log().logEndOffset()).as("a follower's log, behind its leader's").isZero();
             assertThat(response.topics().get(0).partitions().get(0).errorCode())
                     .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER.code());
         }
+    }
+
+    /** A consumer's OffsetForLeaderEpoch v4 for partitions of topic "t". */
+    private static OffsetForLeaderEpochResponseData ask(OffsetForLeaderEpochHandler handler,
+                                                        OffsetForLeaderPartition... partitions) {
+        return (OffsetForLeaderEpochResponseData) handler.handle(
+                new RequestContext(ApiKey.OFFSET_FOR_LEADER_EPOCH, (short) 4, 1, "test", null),
+                new OffsetForLeaderEpochRequestData().setReplicaId(-1).setTopics(new ArrayList<>(List.of(
+                        new OffsetForLeaderTopic().setTopic("t").setPartitions(new ArrayList<>(List.of(partitions)))))))
+                .join();
     }
 }
