@@ -59,15 +59,15 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
         if (partition.isOffline()) {
             return result.setErrorCode(Errors.KAFKA_STORAGE_ERROR.code());
         }
+        Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
+        if (epochError != Errors.NONE) {
+            return result.setErrorCode(epochError.code());
+        }
         if (!lookup.leads(partition)) {
             // Only the leader knows where an epoch ends: a follower's log may be behind or cut short (a node back
             // from a power loss, not yet caught up, still named leader by its old metadata), and a consumer told an
             // end below its position takes it for truncation and reads again from there (KIP-320).
             return result.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
-        }
-        Errors epochError = LeaderEpochCheck.check(wanted.currentLeaderEpoch(), partition.leaderEpoch());
-        if (epochError != Errors.NONE) {
-            return result.setErrorCode(epochError.code());
         }
         PartitionLog log = partition.log();
         long[] epochAndEnd = endOffsetFor(wanted.leaderEpoch(), log.leaderEpochs().entries(), partition.leaderEpoch(),

@@ -153,7 +153,10 @@ final class ReplicaFetcher implements AutoCloseable {
         return partitions;
     }
 
-    /** One fetch of every partition; false when every partition failed (the next fetch waits the backoff). */
+    /**
+     * One fetch of every partition; false when every partition failed or one could not be written (the next fetch
+     * waits the backoff).
+     */
     private boolean fetchOnce(NodeAddress leader, List<Partition> partitions) throws Exception {
         Map<Uuid, FetchRequestData.FetchTopic> topics = new HashMap<>();
         Map<String, Partition> byKey = new HashMap<>();
@@ -198,6 +201,7 @@ final class ReplicaFetcher implements AutoCloseable {
             return false;
         }
         boolean anyServed = false;
+        boolean anyFailed = false;
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
                 Partition partition = byKey.get(topic.topicId() + "-" + data.partitionIndex());
@@ -208,6 +212,7 @@ final class ReplicaFetcher implements AutoCloseable {
                     } catch (IOException | RuntimeException e) {
                         // This partition's answer failed (its disk is full, say): the others' still count.
                         logFailure("Applying the fetch of " + partition + " from broker " + sourceId + " failed", e);
+                        anyFailed = true;
                     }
                     if (throttled.contains(partition) && data.records() != null) {
                         throttle.record(data.records().sizeInBytes());
@@ -215,7 +220,8 @@ final class ReplicaFetcher implements AutoCloseable {
                 }
             }
         }
-        return anyServed;
+        // A failed partition would be answered again at once (its fetch offset did not move): back off, not spin.
+        return anyServed && !anyFailed;
     }
 
     /**
