@@ -20,7 +20,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Thread-safe. OffsetForLeaderEpoch (v2 to v4): for each partition this broker leads (else NOT_LEADER_OR_FOLLOWER,
- * as Kafka answers), the end offset of the requested leader epoch from the partition's leader epoch cache, which a consumer compares with its position after a leader
+ * as Kafka answers), the end offset of the requested leader epoch from the partition's leader epoch cache, which a
+ * consumer compares with its position after a leader
  * change (KIP-320) and a follower with its log. The end of an epoch is the start of the next larger one; of
  * the current epoch, the log end offset.
  */

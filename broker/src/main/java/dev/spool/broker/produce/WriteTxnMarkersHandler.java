@@ -60,7 +60,8 @@ public final class WriteTxnMarkersHandler implements ApiHandler {
                     } else {
                         pending.add(appenders.of(partition).appendTxnMarker(marker.producerId(),
                                 marker.producerEpoch(), marker.coordinatorEpoch(), marker.transactionResult(),
-                                marker.transactionVersion(), TIMEOUT_MS).thenAccept(error -> answer.setErrorCode(error.code())));
+                                marker.transactionVersion(), TIMEOUT_MS)
+                                .thenAccept(error -> answer.setErrorCode(error.code())));
                     }
                 }
                 topics.add(new WritableTxnMarkerTopicResult().setName(topic.name()).setPartitions(answers));

@@ -8,7 +8,7 @@ final class WorkerThreads {
     private WorkerThreads() {
     }
 
-    /** Waits up to {@code seconds} for {@code thread} (told to stop) to end; fails naming {@code what} if it did not. */
+    /** Waits up to {@code seconds} for {@code thread} (told to stop) to end; fails naming {@code what} otherwise. */
     static void awaitEnd(Thread thread, long seconds, String what) throws InterruptedException {
         thread.join(TimeUnit.SECONDS.toMillis(seconds));
         if (thread.isAlive()) {

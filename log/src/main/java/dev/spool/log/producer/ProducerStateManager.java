@@ -116,8 +116,8 @@ public final class ProducerStateManager {
 
     /**
      * Checks a transaction marker for {@code producerId} from a coordinator (written by the leader). A marker of
-     * transactions v2 ({@code epochBumped}, KIP-1228) carries the epoch the coordinator bumped at the end, above that of
-     * the transaction's batches: one at the producer's epoch either repeats the marker last written (no transaction
+     * transactions v2 ({@code epochBumped}, KIP-1228) carries the epoch the coordinator bumped at the end, above that
+     * of the transaction's batches: one at the producer's epoch either repeats the marker last written (no transaction
      * open since: {@link SequenceCheck#DUPLICATE}, nothing to write) or is a stale one that must not end the next
      * transaction, already open at that epoch (INVALID_PRODUCER_EPOCH).
      */

@@ -24,7 +24,9 @@ public final class TransactionVerifications {
         return guards.get(producerId) == guard;
     }
 
-    /** The producer's transaction state in the partition changed: a verification under way no longer proves anything. */
+    /**
+     * The producer's transaction state in the partition changed: a verification under way no longer proves anything.
+     */
     public void forget(long producerId) {
         guards.remove(producerId);
     }

@@ -3,8 +3,8 @@ package dev.spool.log.producer;
 /**
  * Immutable, compared by identity: the proof that a leader asked a producer's transaction coordinator, before
  * writing the batch that opens the producer's transaction in a partition, whether the partition is in the
- * transaction (KIP-890). The log hands one out when the question starts ({@link TransactionVerifications#start}) and forgets it
- * as soon as the producer's transaction state there changes: a batch opens the transaction, or a marker ends one. A
+ * transaction (KIP-890). The log hands one out when the question starts ({@link TransactionVerifications#start})
+ * and forgets it as soon as the producer's transaction state there changes: a batch opens the transaction, or a marker ends one. A
  * batch that would open a transaction is then written only with the guard the log still holds, so that a marker
  * written while the coordinator was being asked (the transaction the answer was about has ended) makes the append
  * fail instead of opening a transaction no coordinator knows, which nothing would ever end.

@@ -193,8 +193,9 @@ public final class LogSegment {
 
     /**
      * Cuts the bytes a failed write left past the segment's end, so that no whole batch of it could be taken for data
-     * by a later recovery (cutting frees space, so it works on a full disk too); if even that fails, recovery's
-     * checksums still stop at the first torn batch.
+     * by a later recovery (cutting frees space, so it works on a full disk too). If even that fails, the next append
+     * overwrites them; but a segment closed first keeps them, and a clean restart, which runs no recovery, takes the
+     * file's size as the segment's (not handled yet: cutting to the segment's size at close would).
      */
     private void dropPartialWrite(int end, IOException writeFailure) {
         try {
