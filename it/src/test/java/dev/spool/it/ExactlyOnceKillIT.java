@@ -24,7 +24,11 @@ class ExactlyOnceKillIT {
     private static final String INPUT = "eos-kill-input";
     private static final String OUTPUT = "eos-kill-output";
     private static final int PARTITIONS = 2;
-    private static final int RECORDS = 3_000;
+    /**
+     * Enough for the loop to outlast the kills: with 3,000 it copied everything in about 5 s, and a CI run found it
+     * done before the third kill (seed 94088640719725), waiting for a commit that could not come.
+     */
+    private static final int RECORDS = 10_000;
 
     @Test
     void eachInputIsTransformedExactlyOnceThroughKills() throws Exception {
