@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
  * Immutable: the deliberately broken builds a fault test must catch (issue 20), switched on only by the JVM
  * option {@code -Dspool.deliberate.fault=NAME} (through {@code SPOOL_OPTS}); never a setting, never on by default.
  * A fault test that has never failed on a broken broker proves nothing: these break the three rules that keep
- * acknowledged records, and the one that makes a consume-transform-produce loop exactly once ({@link #ACTIVE} is a
+ * acknowledged records, and the two that make a consume-transform-produce loop exactly once ({@link #ACTIVE} is a
  * constant, so in a normal run each check folds away).
  */
 public enum DeliberateFault {
@@ -21,7 +21,9 @@ public enum DeliberateFault {
     /** A follower whose log diverged from its leader's keeps it and goes on appending after it. */
     SKIP_TRUNCATION,
     /** A group's offsets committed in a transaction count even when the transaction aborts (exactly-once broken). */
-    TXN_OFFSETS_KEPT_AT_ABORT;
+    TXN_OFFSETS_KEPT_AT_ABORT,
+    /** A read_committed consumer's OffsetFetch is answered from memory, unproven: a deposed coordinator's is stale. */
+    COORDINATOR_READS_UNPROVEN;
 
     public static final String PROPERTY = "spool.deliberate.fault";
     public static final DeliberateFault ACTIVE = fromProperty(System.getProperty(PROPERTY));

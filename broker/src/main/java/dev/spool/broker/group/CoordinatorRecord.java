@@ -48,6 +48,15 @@ record CoordinatorRecord(short keyVersion, Message key, short valueVersion, Mess
                 new OffsetCommitKeyData().setGroup(groupId).setTopic(topic).setPartition(partition), (short) 0, null);
     }
 
+    /**
+     * A record that changes nothing, written so that committing it proves this broker still leads the partition
+     * ({@link OffsetCommits#proveLeadership}): the tombstone of an offset no group can have, since no topic is
+     * named "". Replay removes nothing, in Spool and in Kafka; compaction keeps one per group.
+     */
+    static CoordinatorRecord readBarrier(String groupId) {
+        return offsetTombstone(groupId, "", -1);
+    }
+
     static CoordinatorRecord groupMetadata(String groupId, GroupMetadataValueData value) {
         return new CoordinatorRecord(GROUP_METADATA_KEY_VERSION, new GroupMetadataKeyData().setGroup(groupId),
                 GROUP_METADATA_VALUE_VERSION, value);

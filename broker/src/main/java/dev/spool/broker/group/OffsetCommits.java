@@ -211,6 +211,18 @@ final class OffsetCommits {
         return result;
     }
 
+    /**
+     * Writes a record that changes nothing ({@link CoordinatorRecord#readBarrier}), so that an answer the runtime holds
+     * for its commit reflects state no other leader had moved past: a leader deposed without knowing it (cut off from
+     * the controller, its followers now fetching from the new leader) never commits it, and its client finds the new
+     * coordinator instead of reading old offsets from memory. For OffsetFetch with {@code require_stable}: a
+     * read_committed consumer restarting from those offsets would process records twice. NOT_COORDINATOR if the
+     * write failed.
+     */
+    Errors proveLeadership(String groupId) {
+        return shard.write(List.of(CoordinatorRecord.readBarrier(groupId))) ? Errors.NONE : Errors.NOT_COORDINATOR;
+    }
+
     private FetchedOffset stable(String groupId, String topic, int partition, CommittedOffset offset,
                                  boolean requireStable) {
         if (requireStable && shard.hasTransactionalOffset(groupId, topic, partition)) {

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.protocol.message.ApiKey;
@@ -44,7 +45,9 @@ import java.util.function.Supplier;
  * answered here, UNKNOWN_TOPIC_OR_PARTITION, as Kafka does, and only the others reach the shard
  * ({@link CommitPartitionCheck}). TxnOffsetCommit (v0-4, transactions v1) commits offsets in a producer's
  * transaction, counted once it commits; meanwhile an OffsetFetch with {@code require_stable} (KIP-447) gets
- * UNSTABLE_OFFSET_COMMIT for those partitions, which the client retries. Thread-safe; never blocks.
+ * UNSTABLE_OFFSET_COMMIT for those partitions, which the client retries; and such an OffsetFetch is answered only
+ * once a record written for it is committed, proving this broker still leads the group's partition
+ * ({@link OffsetCommits#proveLeadership}). Thread-safe; never blocks.
  */
 public final class OffsetHandler implements ApiFamily {
 
@@ -147,10 +150,13 @@ public final class OffsetHandler implements ApiFamily {
 
     private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
                                                   boolean requireStable) {
-        return coordinator.call(groupId,
-                shard -> CompletableFuture.completedFuture(
-                        new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted, requireStable), Errors.NONE)),
-                error -> new GroupOffsets(Map.of(), error));
+        return coordinator.call(groupId, shard -> {
+            // require_stable: a read_committed consumer, which would process records twice from stale offsets.
+            Errors proof = requireStable && !DeliberateFault.is(DeliberateFault.COORDINATOR_READS_UNPROVEN)
+                    ? shard.offsetCommits().proveLeadership(groupId) : Errors.NONE;
+            return CompletableFuture.completedFuture(proof != Errors.NONE ? new GroupOffsets(Map.of(), proof)
+                    : new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted, requireStable), Errors.NONE));
+        }, error -> new GroupOffsets(Map.of(), error));
     }
 
     private CompletableFuture<OffsetFetchResponseData> fetchOne(OffsetFetchRequestData request, short version) {

@@ -124,6 +124,25 @@ class OffsetCommitsTest {
     }
 
     @Test
+    void provingLeadershipWritesOneRecordThatChangesNothingNowOrOnReplay() throws Exception {
+        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        fixture.commit(GROUP, -1, "", "topic", 0, 10, "");
+        int records = fixture.log.size();
+
+        assertThat(fixture.shard.offsetCommits().proveLeadership(GROUP)).isEqualTo(Errors.NONE);
+
+        assertThat(fixture.log.size()).as("the record whose commit the answer waits for").isEqualTo(records + 1);
+        Map<String, List<OffsetCommits.FetchedOffset>> expected = Map.of("topic",
+                List.of(new OffsetCommits.FetchedOffset(0, 10, 3, "", Errors.NONE)));
+        assertThat(fixture.shard.offsetCommits().fetch(GROUP, null)).isEqualTo(expected);
+        GroupCoordinatorShard reloaded = fixture.reload();
+        assertThat(reloaded.offsetCommits().fetch(GROUP, null)).isEqualTo(expected);
+        assertThat(reloaded.group(GROUP)).isNotNull();
+        fixture.log.failAppends(true);
+        assertThat(fixture.shard.offsetCommits().proveLeadership(GROUP)).isEqualTo(Errors.NOT_COORDINATOR);
+    }
+
+    @Test
     void fetchingAllPartitionsListsEveryCommittedOneInOrder() throws Exception {
         ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
         fixture.commit(GROUP, -1, "", "b", 1, 11, "");

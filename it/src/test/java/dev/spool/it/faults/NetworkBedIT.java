@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.spool.it.reliability.PartitionReader;
+import dev.spool.it.reliability.RawRequest;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +24,15 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartition;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.OffsetFetchResponse;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +50,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * one-way cut lets packets pass one way only; a quorum leader cut off from the other two is replaced by one of
  * them; heal restores every path; pause, kill, terminate and restart act on the broker's own pid; a power loss
  * leaves a damaged tail that the restarted node recovers from; a full disk fails appends with KAFKA_STORAGE_ERROR
- * until it is freed, and a follower whose disk filled catches up once it is. Closing removes the namespaces, the
+ * until it is freed, and a follower whose disk filled catches up once it is; a coordinator cut off from the others
+ * answers no read_committed consumer with offsets the new one has moved past. Closing removes the namespaces, the
  * bridge and the mounts. Skipped (with the reason) where network namespaces are not available. Packet passage is
  * observed with UDP datagrams to a closed port, counted by the receiving namespace's kernel (Udp InDatagrams +
  * NoPorts in its /proc/net/snmp): TCP cannot show a one-way cut, since a handshake needs both ways.
@@ -250,6 +261,81 @@ class NetworkBedIT {
         assertThat(PartitionReader.readAll(cluster.bootstrap(), "followed", 0)).hasSize(3_000);
     }
 
+    /**
+     * Issue 20's copier finding: a group coordinator cut off from the other two keeps its shard in memory until it hears
+     * of the new leader. It still answers a plain OffsetFetch with the offsets it had (as Kafka's would), but never a
+     * read_committed consumer's (require_stable), which would process records again from them: that answer waits for
+     * a record written for it to be committed, which the deposed leader cannot do.
+     */
+    @Test
+    @Order(9)
+    void aDeposedCoordinatorNeverAnswersAReadCommittedOffsetFetchWithStaleOffsets() throws Exception {
+        String group = "stale-read";
+        TopicPartition fetched = new TopicPartition("fetched", 0);
+        createTopic(fetched.topic(), List.of(1, 2, 3));
+        int coordinator;
+        try (Admin admin = admin()) {
+            admin.alterConsumerGroupOffsets(group, Map.of(fetched, new OffsetAndMetadata(10)))
+                    .all().get(30, TimeUnit.SECONDS);
+            coordinator = admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group)
+                    .coordinator().id();
+        }
+        Set<Integer> others = new HashSet<>(cluster.nodes());
+        others.remove(coordinator);
+        cluster.partition(Set.of(coordinator), others);
+
+        StringJoiner majority = new StringJoiner(",");
+        others.forEach(node -> majority.add(clientAddress(node)));
+        // A new client each time: one that knew node 1 may ask it where the coordinator is, and it names itself. Only
+        // reads until the majority names one: a commit sent to the deposed coordinator would be held uncommitted, and
+        // every later answer of its shard with it.
+        await("a coordinator for " + group + " among " + others, () -> {
+            try (Admin admin = admin(majority.toString())) {
+                return admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group)
+                        .coordinator().id();
+            } catch (ExecutionException | java.util.concurrent.TimeoutException notYet) {
+                return -1;
+            }
+        }, others::contains);
+        await("offset 20 committed by the new coordinator", () -> {
+            try (Admin admin = admin(majority.toString())) {
+                admin.alterConsumerGroupOffsets(group, Map.of(fetched, new OffsetAndMetadata(20)))
+                        .all().get(10, TimeUnit.SECONDS);
+                return 1;
+            } catch (ExecutionException | java.util.concurrent.TimeoutException notYet) {
+                System.out.println("NetworkBedIT: commit of offset 20 not yet: " + notYet.getMessage());
+                return 0;
+            }
+        }, committed -> committed == 1);
+
+        assertThat(committedAsAnsweredBy(coordinator, group, fetched, false))
+                .as("the deposed coordinator %d, asked for offsets as a plain consumer asks (the setting is real)",
+                        coordinator).isEqualTo("offset 10");
+        assertThat(committedAsAnsweredBy(coordinator, group, fetched, true))
+                .as("the deposed coordinator %d, asked as a read_committed consumer asks", coordinator)
+                .isIn("no answer", "error NOT_COORDINATOR", "offset 20");
+    }
+
+    /** What node {@code node} answers an OffsetFetch (v7, one group) of {@code partition}, within 10 s. */
+    private static String committedAsAnsweredBy(int node, String group, TopicPartition partition,
+                                                boolean requireStable) throws Exception {
+        OffsetFetchRequestData request = new OffsetFetchRequestData().setGroupId(group).setRequireStable(requireStable)
+                .setTopics(List.of(new OffsetFetchRequestTopic().setName(partition.topic())
+                        .setPartitionIndexes(List.of(partition.partition()))));
+        try {
+            OffsetFetchResponse response = (OffsetFetchResponse) RawRequest.send(cluster.bed().address(node),
+                    NamespaceCluster.CLIENT_PORT, ApiKeys.OFFSET_FETCH, (short) 7, request, 10_000);
+            if (response.data().errorCode() != 0) {
+                return "error " + Errors.forCode(response.data().errorCode());
+            }
+            OffsetFetchResponsePartition answer = response.data().topics().get(0).partitions().get(0);
+            return answer.errorCode() != 0 ? "error " + Errors.forCode(answer.errorCode())
+                    : "offset " + answer.committedOffset();
+        } catch (SocketTimeoutException noAnswer) {
+            return "no answer";
+        }
+    }
+
     /** How many of 3 UDP datagrams sent from {@code from}'s namespace reach {@code to}'s kernel. */
     private static long datagramsArriving(int from, int to) throws Exception {
         long before = udpReceived(to);
@@ -405,5 +491,11 @@ class NetworkBedIT {
     private static Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
+    }
+
+    /** A client of the nodes at {@code bootstrap} only, whose calls give up within 10 s. */
+    private static Admin admin(String bootstrap) {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000));
     }
 }

@@ -10,9 +10,9 @@ import java.util.function.Supplier;
 /**
  * Not thread-safe: one test starts and stops it. Issue 20's queue workload, every client recording into one history:
  * two idempotent acks=all producers and one without idempotence, a transactional producer committing three
- * transactions in four and aborting the fourth (left out with {@code -Dfaults.transactions=false}), with
- * {@code -Dfaults.copier=true} a transactional consume-transform-produce copier of the topic into a second one (off by
- * default until the double processing it found is fixed: RELIABILITY.md), a consumer reading every partition by
+ * transactions in four and aborting the fourth (left out with {@code -Dfaults.transactions=false}), a transactional
+ * consume-transform-produce copier of the topic into a second one (left out with {@code -Dfaults.copier=false}, or
+ * without transactions), a consumer reading every partition by
  * assignment, and a group of two members committing after each poll (the readers read_committed). At the end, a
  * fresh reader reads every partition of both topics from the start to the end, so that a write lost anywhere below
  * the end shows up as lost, not as unseen.
@@ -30,7 +30,7 @@ final class Workload {
     private final List<HistoryProducer> producers;
     /** Null with {@code -Dfaults.transactions=false}. */
     private final TransactionalWriter transactional;
-    /** Null unless {@code -Dfaults.copier=true} (and transactions are on). */
+    /** Null with {@code -Dfaults.copier=false} or without transactions. */
     private final TransactionalCopier copier;
     private final String copies;
     private final AssignedReader reader;
@@ -50,7 +50,7 @@ final class Workload {
         boolean transactions = Boolean.parseBoolean(System.getProperty("faults.transactions", "true"));
         this.transactional = transactions
                 ? new TransactionalWriter("tx1", bootstrap, history, topic, partitions, SENDS_PER_SECOND / 4) : null;
-        this.copier = transactions && Boolean.getBoolean("faults.copier")
+        this.copier = transactions && Boolean.parseBoolean(System.getProperty("faults.copier", "true"))
                 ? new TransactionalCopier("copier1", bootstrap, history, topic, copies) : null;
         this.reader = new AssignedReader("reader", bootstrap, history, topic, partitions);
         this.group = List.of(new GroupMember("member1", GROUP, bootstrap, history, topic),

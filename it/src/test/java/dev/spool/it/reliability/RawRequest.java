@@ -37,9 +37,19 @@ public final class RawRequest {
     }
 
     public static AbstractResponse send(int port, ApiKeys api, short version, ApiMessage request) throws IOException {
+        return send("127.0.0.1", port, api, version, request, 0);
+    }
+
+    /**
+     * The answer of the server at {@code host}:{@code port}; a {@link java.net.SocketTimeoutException} if none came
+     * within {@code timeoutMs} (0: wait for ever).
+     */
+    public static AbstractResponse send(String host, int port, ApiKeys api, short version, ApiMessage request,
+                                        int timeoutMs) throws IOException {
         RequestHeader header = new RequestHeader(api, version, "raw-request", 1);
         ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), request, version);
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(host, port)) {
+            socket.setSoTimeout(timeoutMs);
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
             out.writeInt(frame.remaining());
             out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
