@@ -5,8 +5,10 @@ import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.network.NetworkTransport;
+import dev.spool.broker.network.ServerTls;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -63,6 +65,7 @@ public final class Broker implements AutoCloseable {
     private static Broker startWith(BrokerConfig config, FatalErrorHandler onFatal)
             throws IOException, InterruptedException {
         long startNanos = System.nanoTime();
+        Map<String, ServerTls> tls = NetworkLayer.tlsOf(config);
         Closer closer = new Closer();
         // The event loops start while the logs recover; waiting for a transport still starting (~40 ms at
         // most) on close means that a failed start leaves no event loop running.
@@ -79,7 +82,7 @@ public final class Broker implements AutoCloseable {
             closer.register(metadata.metadata::stopPublishing);
             ApiLayer apis = ApiLayer.build(config, storage, metadata, partitions, coordinators);
             NetworkLayer network = closer.register(NetworkLayer.start(config, storage, metadata, partitions,
-                    coordinators, apis, transport.join()));
+                    coordinators, apis, transport.join(), tls));
             closer.handOver(startingTransport);
             // A controller-only node registers no broker: no partition is placed on it, no client sent to it.
             MetadataLayer.Registration registration = config.cluster().isBroker()

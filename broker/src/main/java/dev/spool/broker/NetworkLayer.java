@@ -2,14 +2,18 @@ package dev.spool.broker;
 
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.config.TlsSettings;
 import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkLimits;
 import dev.spool.broker.network.NetworkServer;
+import dev.spool.broker.network.ServerTls;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.RequestObserver;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The broker's last layer, what the outside reaches: the metrics endpoint and the listeners, bound only
@@ -28,10 +32,28 @@ final class NetworkLayer implements AutoCloseable {
         this.closer = closer;
     }
 
-    /** Starts the metrics and binds every listener on {@code transport}, which the server owns from then on. */
+    /**
+     * The TLS of each SSL listener, by listener name: built before anything starts, so that settings that do not
+     * work stop start-up before a port opens or a file is written (ConfigException).
+     */
+    static Map<String, ServerTls> tlsOf(BrokerConfig config) {
+        Map<String, ServerTls> tls = new HashMap<>();
+        for (Endpoint listener : config.listeners()) {
+            if (config.securityProtocolOf(listener).equals("SSL")) {
+                tls.put(listener.listenerName(), ServerTls.of(TlsSettings.forListener(config, listener.listenerName())));
+            }
+        }
+        return tls;
+    }
+
+    /**
+     * Starts the metrics and binds every listener on {@code transport}, which the server owns from then on; the SSL
+     * ones with {@code tls} ({@link #tlsOf}).
+     */
     static NetworkLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
                               PartitionLayer partitions, CoordinatorLayer coordinators, ApiLayer apis,
-                              NetworkTransport transport) throws IOException, InterruptedException {
+                              NetworkTransport transport, Map<String, ServerTls> tls)
+            throws IOException, InterruptedException {
         Closer closer = new Closer();
         try {
             BrokerMetrics metrics = closer.register(new BrokerMetrics(metadata.metadata::image,
@@ -47,7 +69,9 @@ final class NetworkLayer implements AutoCloseable {
                     config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config)));
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
-                bound.add(network.bind(listener, config.securityProtocolOf(listener)));
+                ServerTls listenerTls = tls.get(listener.listenerName());
+                bound.add(listenerTls != null ? network.bindTls(listener, listenerTls)
+                        : network.bind(listener, config.securityProtocolOf(listener)));
             }
             return new NetworkLayer(List.copyOf(bound), advertisedEndpoints(config, bound), closer);
         } catch (IOException | RuntimeException | InterruptedException | Error e) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/spool server} fails closed: a listener or setting that asks for security Spool does not have
- * (TLS, SASL, an authorizer), or for a cluster of several nodes, stops start-up with exit status 2 and a message naming it, before any port
+ * (SASL, TLS between nodes, an authorizer) or TLS it cannot set up, or for a cluster of several nodes, stops start-up with exit status 2 and a message naming it, before any port
  * opens or anything is written; a PLAINTEXT-only configuration, custom listener names included, starts.
  */
 class FailClosedSecurityIT {
@@ -42,15 +42,21 @@ class FailClosedSecurityIT {
     }
 
     @Test
-    void sslListenerIsRefused() throws Exception {
+    void anSslListenerWhoseKeyStoreIsMissingIsRefused() throws Exception {
         assertRefused("SSL", List.of("ssl.keystore.location=/etc/kafka/broker.jks", "ssl.client.auth=required"),
-                "in listeners uses security protocol SSL, " + REFUSED_PROTOCOL);
+                "Cannot set up TLS on listener SSL: no such file /etc/kafka/broker.jks");
     }
 
     @Test
-    void customListenerNameMappedToTlsIsRefused() throws Exception {
+    void aCustomListenerMappedToTlsWithoutAKeyStoreIsRefused() throws Exception {
         assertRefused("INTERNAL", List.of("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,INTERNAL:SSL"),
-                "in listeners uses security protocol SSL, " + REFUSED_PROTOCOL);
+                "Cannot set up TLS on listener INTERNAL: ssl.keystore.location is not set");
+    }
+
+    @Test
+    void tlsOnTheListenerOtherBrokersConnectToIsRefused() throws Exception {
+        assertRefused("SSL", List.of("advertised.listeners=SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"),
+                "which other brokers or controllers connect to, uses security protocol SSL");
     }
 
     @Test

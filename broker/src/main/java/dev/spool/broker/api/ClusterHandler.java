@@ -78,7 +78,8 @@ public final class ClusterHandler implements ApiHandler {
                     .setEndpointType(request.endpointType()));
         }
         if (!asController) {
-            return CompletableFuture.completedFuture(answer(cluster.get(), served));
+            return CompletableFuture.completedFuture(answer(
+                    cluster.get().onListener(context.connection().listenerName()), served));
         }
         CompletableFuture<Message> answer = new CompletableFuture<>();
         answerOnceElected(answer, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(electionWaitMs));

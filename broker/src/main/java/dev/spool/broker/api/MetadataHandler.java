@@ -82,13 +82,14 @@ public final class MetadataHandler implements ApiHandler {
             }
         }
         if (toCreate.isEmpty()) {
-            return CompletableFuture.completedFuture(respond(request, allTopics, metadata.get()));
+            return CompletableFuture.completedFuture(respond(context, request, allTopics, metadata.get()));
         }
-        return autoCreator.create(toCreate).thenApply(created -> respond(request, false, metadata.get()));
+        return autoCreator.create(toCreate).thenApply(created -> respond(context, request, false, metadata.get()));
     }
 
-    private MetadataResponseData respond(MetadataRequestData request, boolean allTopics, MetadataImage image) {
-        ClusterView view = cluster.get();
+    private MetadataResponseData respond(RequestContext context, MetadataRequestData request, boolean allTopics,
+                                         MetadataImage image) {
+        ClusterView view = cluster.get().onListener(context.connection().listenerName());
         List<MetadataResponseBroker> brokers = new ArrayList<>();
         for (ClusterView.BrokerNode node : view.brokers()) {
             brokers.add(new MetadataResponseBroker()

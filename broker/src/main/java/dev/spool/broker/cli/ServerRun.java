@@ -30,7 +30,7 @@ final class ServerRun {
         Broker broker;
         try {
             BrokerConfig config = new BrokerConfig(properties);
-            LOG.info("Starting Spool {} with settings {}", SpoolVersion.version(), config.explicitValues());
+            LOG.info("Starting Spool {} with settings {}", SpoolVersion.version(), config.loggableValues());
             // Like Kafka, the process stops when it cannot go on (every log dir failed); the shutdown hook
             // below still closes the rest, so the dirs that are fine get their clean-shutdown marker.
             broker = Broker.start(config, reason -> System.exit(1));

@@ -12,8 +12,26 @@ import java.util.List;
  */
 public record ClusterView(String clusterId, int controllerId, List<BrokerNode> brokers) {
 
-    /** One broker as clients reach it. */
-    public record BrokerNode(int nodeId, Endpoint endpoint, String rack) {
+    /**
+     * One broker as clients reach it: {@code endpoint} on its first advertised listener (where other brokers reach
+     * it), and its endpoint on each of its listeners by name.
+     */
+    public record BrokerNode(int nodeId, Endpoint endpoint, String rack, List<Endpoint> endpoints) {
+
+        /** A broker with one listener. */
+        public BrokerNode(int nodeId, Endpoint endpoint, String rack) {
+            this(nodeId, endpoint, rack, List.of(endpoint));
+        }
+
+        /** Its endpoint on the listener named {@code listenerName} (case-insensitive), or null when it has none. */
+        Endpoint endpointOn(String listenerName) {
+            for (Endpoint candidate : endpoints) {
+                if (candidate.listenerName().equalsIgnoreCase(listenerName)) {
+                    return candidate;
+                }
+            }
+            return null;
+        }
     }
 
     /** The registered, unfenced brokers of {@code image}, each by its first advertised listener. */
@@ -23,11 +41,31 @@ public record ClusterView(String clusterId, int controllerId, List<BrokerNode> b
             if (broker.fenced() || broker.listeners().isEmpty()) {
                 continue;
             }
-            BrokerRegistration.Listener listener = broker.listeners().get(0);
-            nodes.add(new BrokerNode(broker.brokerId(),
-                    new Endpoint(listener.name(), listener.host(), listener.port()), broker.rack()));
+            List<Endpoint> endpoints = new ArrayList<>(broker.listeners().size());
+            for (BrokerRegistration.Listener listener : broker.listeners()) {
+                endpoints.add(new Endpoint(listener.name(), listener.host(), listener.port()));
+            }
+            nodes.add(new BrokerNode(broker.brokerId(), endpoints.get(0), broker.rack(), List.copyOf(endpoints)));
         }
         return new ClusterView(clusterId, controllerId, List.copyOf(nodes));
+    }
+
+    /**
+     * The cluster as a client connected on the listener named {@code listenerName} is told of it, as Kafka does:
+     * each broker by its endpoint on that listener (so a TLS client is sent on to TLS ports), a broker without one
+     * left out. A listener no broker has (a controller's) leaves the view as it is.
+     */
+    public ClusterView onListener(String listenerName) {
+        List<BrokerNode> nodes = new ArrayList<>(brokers.size());
+        boolean anyHasIt = false;
+        for (BrokerNode node : brokers) {
+            Endpoint endpoint = node.endpointOn(listenerName);
+            if (endpoint != null) {
+                anyHasIt = true;
+                nodes.add(new BrokerNode(node.nodeId(), endpoint, node.rack(), node.endpoints()));
+            }
+        }
+        return anyHasIt ? new ClusterView(clusterId, controllerId, List.copyOf(nodes)) : this;
     }
 
     /** The live broker of this id, or null. */

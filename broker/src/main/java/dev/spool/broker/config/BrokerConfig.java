@@ -28,12 +28,15 @@ public final class BrokerConfig {
             "Endpoints given to clients in metadata; defaults to listeners (with the bound port).");
     public static final ConfigKey<String> LISTENER_SECURITY_PROTOCOL_MAP = ConfigKey.list(
             "listener.security.protocol.map", ListenerSecurity.DEFAULT_MAP,
-            "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol. Spool serves PLAINTEXT only: a "
-                    + "listener that maps to SSL, SASL_PLAINTEXT or SASL_SSL, or to nothing, stops start-up.");
+            "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol. Spool serves PLAINTEXT and SSL: "
+                    + "a listener that maps to SASL_PLAINTEXT or SASL_SSL, or to nothing, stops start-up, and so does "
+                    + "SSL on the listener other brokers connect to (the first) or on a controller listener.");
     public static final ConfigKey<String> SECURITY_INTER_BROKER_PROTOCOL = ConfigKey.string(
             "security.inter.broker.protocol", "PLAINTEXT",
-            "The protocol brokers speak to each other; Spool has no TLS or SASL yet, so any other value stops start-up.")
-            .validatedBy(ConfigValidator.only("PLAINTEXT", "not supported: Spool has no TLS or SASL yet"));
+            "The protocol brokers speak to each other; Spool's brokers do not speak TLS or SASL to each other yet, so "
+                    + "any other value stops start-up.")
+            .validatedBy(ConfigValidator.only("PLAINTEXT", "not supported: Spool's brokers speak PLAINTEXT to each "
+                    + "other only"));
     public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = ConfigKey.string("authorizer.class.name", "",
             "The authorizer enforcing ACLs; Spool has none yet, so naming one stops start-up rather than serve "
                     + "every client without access control.")
@@ -293,7 +296,8 @@ public final class BrokerConfig {
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
                     + "exposes JMX, which Prometheus reaches only through an agent.");
 
-    public static final List<ConfigKey<?>> ALL = List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
+    /** Every declared broker setting but the log defaults: these, then {@link TlsSettings#ALL}. */
+    public static final List<ConfigKey<?>> ALL = concat(List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
             LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
@@ -317,7 +321,8 @@ public final class BrokerConfig {
             REPLICA_FETCH_BACKOFF_MS, NUM_REPLICA_FETCHERS, LEADER_REPLICATION_THROTTLED_RATE,
             FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, REPLICA_LAG_TIME_MAX_MS,
             AUTO_LEADER_REBALANCE_ENABLE,
-            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, UNCLEAN_LEADER_ELECTION_INTERVAL_MS, METRICS_LISTENER);
+            LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, UNCLEAN_LEADER_ELECTION_INTERVAL_MS, METRICS_LISTENER),
+            TlsSettings.ALL);
 
     /** The settings besides the log defaults that may change at run time (IncrementalAlterConfigs on a broker). */
     public static final List<ConfigKey<?>> DYNAMIC = List.of(LEADER_REPLICATION_THROTTLED_RATE,
@@ -396,6 +401,16 @@ public final class BrokerConfig {
         for (ConfigKey<?> key : ALL) {
             get(key);
         }
+        known.forEach((name, value) -> {
+            ConfigKey<?> listenerSetting = TlsSettings.keyOfListenerSetting(name);
+            if (listenerSetting != null) {
+                try {
+                    listenerSetting.parse(value);
+                } catch (ConfigException e) {
+                    throw new ConfigException(e.getMessage() + " (as " + name + ")");
+                }
+            }
+        });
         if (nodeId() < 0) {
             throw new ConfigException("node.id must be >= 0, got " + nodeId());
         }
@@ -410,6 +425,7 @@ public final class BrokerConfig {
         logDirs();
         metricsListener();
         this.cluster = ClusterSettings.of(this);
+        security.requirePlaintextBetweenNodes(listenersBetweenNodes());
         checkLogDefaults();
     }
 
@@ -437,7 +453,16 @@ public final class BrokerConfig {
         return Endpoint.parse("HTTP://" + listener.trim(), METRICS_LISTENER.name());
     }
 
+    private static List<ConfigKey<?>> concat(List<ConfigKey<?>> first, List<ConfigKey<?>> second) {
+        List<ConfigKey<?>> all = new ArrayList<>(first);
+        all.addAll(second);
+        return List.copyOf(all);
+    }
+
     private static boolean isDeclared(String name) {
+        if (TlsSettings.isListenerSetting(name)) {
+            return true;
+        }
         for (ConfigKey<?> key : ALL) {
             if (key.name().equals(name)) {
                 return true;
@@ -522,9 +547,33 @@ public final class BrokerConfig {
         return key.parse(values.get(key.name()));
     }
 
-    /** The explicitly set values, for logging at start-up. */
+    /** A setting as in force on one listener: {@code listener.name.<listener>.<name>} if set, else the setting. */
+    public <T> T listenerValue(String listenerName, ConfigKey<T> key) {
+        String own = values.get(TlsSettings.listenerName(listenerName, key));
+        return key.parse(own != null ? own : values.get(key.name()));
+    }
+
+    /** The explicitly set values (secrets included: see {@link #loggableValues}). */
     public Map<String, String> explicitValues() {
         return new LinkedHashMap<>(values);
+    }
+
+    /** The explicitly set values with every secret (a PASSWORD setting, for any listener) shown as [hidden]. */
+    public Map<String, String> loggableValues() {
+        Map<String, String> loggable = new LinkedHashMap<>(values);
+        loggable.replaceAll((name, value) -> isSecret(name) ? "[hidden]" : value);
+        return loggable;
+    }
+
+    /** Whether {@code name} is a PASSWORD setting, plain or for one listener. */
+    public static boolean isSecret(String name) {
+        for (ConfigKey<?> key : ALL) {
+            if (key.isSensitive() && (name.equals(key.name()) || name.endsWith("." + key.name())
+                    && TlsSettings.isListenerSetting(name))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The node's KRaft roles and quorum, checked. */
@@ -569,6 +618,20 @@ public final class BrokerConfig {
 
     public int socketRequestMaxBytes() {
         return get(SOCKET_REQUEST_MAX_BYTES);
+    }
+
+    /**
+     * The listeners other nodes connect to: the first advertised one that is not a controller listener (brokers
+     * reach each other on it, as it is registered first) and the controller listeners.
+     */
+    private List<Endpoint> listenersBetweenNodes() {
+        List<Endpoint> betweenNodes = new ArrayList<>();
+        List<Endpoint> advertised = advertisedListeners().isEmpty() ? listeners() : advertisedListeners();
+        advertised.stream().filter(endpoint -> !cluster.isControllerListener(endpoint.listenerName())).findFirst()
+                .ifPresent(betweenNodes::add);
+        listeners().stream().filter(endpoint -> cluster.isControllerListener(endpoint.listenerName()))
+                .forEach(betweenNodes::add);
+        return betweenNodes;
     }
 
     /** The security protocol of a listener or advertised listener, by its name ({@code listener.security.protocol.map}). */

@@ -193,8 +193,13 @@ public final class ConfigDescriber {
     private static DescribeConfigsResourceResult entry(String name, String value, List<DescribeConfigsSynonym> synonyms,
                                                        ConfigType type, boolean readOnly, String doc) {
         byte source = synonyms.isEmpty() ? ConfigSource.DEFAULT_CONFIG.id() : synonyms.get(0).source();
-        return new DescribeConfigsResourceResult().setName(name).setValue(value).setReadOnly(readOnly)
-                .setConfigSource(source).setIsSensitive(false).setSynonyms(synonyms).setConfigType(type.id())
+        boolean secret = type == ConfigType.PASSWORD;
+        if (secret) {
+            // As Kafka: a secret is described as set or not, never shown.
+            synonyms.forEach(synonym -> synonym.setValue(null));
+        }
+        return new DescribeConfigsResourceResult().setName(name).setValue(secret ? null : value).setReadOnly(readOnly)
+                .setConfigSource(source).setIsSensitive(secret).setSynonyms(synonyms).setConfigType(type.id())
                 .setDocumentation(doc);
     }
 

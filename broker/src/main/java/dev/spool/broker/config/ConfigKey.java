@@ -23,6 +23,15 @@ public record ConfigKey<T>(String name, Function<String, T> parser, String defau
         return new ConfigKey<>(name, value -> value, defaultValue, doc, ConfigType.LIST, ConfigValidator.ANY);
     }
 
+    /** A secret (Kafka's PASSWORD type): never in DescribeConfigs' answers or in the start-up log. No default. */
+    public static ConfigKey<String> password(String name, String doc) {
+        return new ConfigKey<>(name, value -> value, null, doc, ConfigType.PASSWORD, ConfigValidator.ANY);
+    }
+
+    public boolean isSensitive() {
+        return type == ConfigType.PASSWORD;
+    }
+
     public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String doc) {
         return new ConfigKey<>(name, value -> {
             String trimmed = value.trim();

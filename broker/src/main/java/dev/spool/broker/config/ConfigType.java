@@ -12,7 +12,9 @@ public enum ConfigType {
     INT(3),
     LONG(5),
     DOUBLE(6),
-    LIST(7);
+    LIST(7),
+    /** Kafka's PASSWORD: described as sensitive, its value never shown. */
+    PASSWORD(9);
 
     private final byte id;
 

@@ -11,17 +11,19 @@ import java.util.Set;
  * as Kafka reads it (a listener's name is looked up in the map; {@code PLAINTEXT://} is a name, not a
  * protocol), and the rule that Spool fails closed.
  *
- * <p>Design note: Spool serves PLAINTEXT only. A listener that maps to SSL, SASL_PLAINTEXT or SASL_SSL is
- * refused at start-up, before any port opens: serving it as plaintext would leave a port less protected
- * than its operator configured, which a warning in the log does not undo.
+ * <p>Design note: Spool serves PLAINTEXT and SSL (TLS) listeners. A listener that maps to SASL_PLAINTEXT or
+ * SASL_SSL is refused at start-up, before any port opens: serving it without authentication would leave a port
+ * less protected than its operator configured, which a warning in the log does not undo. So is TLS where brokers
+ * and controllers talk to each other ({@link #requirePlaintextBetweenNodes}): they do not speak it yet.
  */
 public final class ListenerSecurity {
 
     /** Kafka's default map: each standard protocol's name is a listener name of that protocol. */
     static final String DEFAULT_MAP = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL";
-    /** The protocols Kafka knows; only the first is served. */
+    /** The protocols Kafka knows. */
     private static final Set<String> KNOWN_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
-    static final String SERVED_PROTOCOL = "PLAINTEXT";
+    static final String PLAINTEXT = "PLAINTEXT";
+    private static final Set<String> SERVED_PROTOCOLS = Set.of(PLAINTEXT, "SSL");
 
     private final Map<String, String> protocolByListener;
 
@@ -64,13 +66,30 @@ public final class ListenerSecurity {
             String protocol = protocolOf(endpoint.listenerName());
             if (protocol == null) {
                 throw new ConfigException("listener " + endpoint + " in " + property + " has no security protocol: "
-                        + "add " + endpoint.listenerName() + ":PLAINTEXT to "
+                        + "add " + endpoint.listenerName() + ":PLAINTEXT (or :SSL) to "
                         + BrokerConfig.LISTENER_SECURITY_PROTOCOL_MAP.name());
             }
-            if (!protocol.equals(SERVED_PROTOCOL)) {
+            if (!SERVED_PROTOCOLS.contains(protocol)) {
                 throw new ConfigException("listener " + endpoint + " in " + property + " uses security protocol "
-                        + protocol + ", which Spool does not support: it has no TLS or SASL yet and serves PLAINTEXT "
+                        + protocol + ", which Spool does not support: it has no SASL yet and serves PLAINTEXT and SSL "
                         + "listeners only; it does not start rather than serve this port unprotected");
+            }
+        }
+    }
+
+    /**
+     * Refuses TLS on {@code betweenNodes}, the listener other brokers reach this one on (the first in
+     * {@code listeners}) and the controller listeners: Spool's brokers and controllers do not speak TLS to each
+     * other yet, and would not reach this one.
+     */
+    void requirePlaintextBetweenNodes(List<Endpoint> betweenNodes) {
+        for (Endpoint endpoint : betweenNodes) {
+            String protocol = protocolOf(endpoint.listenerName());
+            if (protocol != null && !protocol.equals(PLAINTEXT)) {
+                throw new ConfigException("listener " + endpoint + ", which other brokers or controllers connect to, "
+                        + "uses security protocol "
+                        + protocol + ", but Spool's brokers and controllers speak PLAINTEXT to each other only: put "
+                        + "a PLAINTEXT listener first in listeners, and PLAINTEXT controller listeners");
             }
         }
     }

@@ -52,10 +52,12 @@ public final class FindCoordinatorHandler implements ApiHandler {
                 : keyType == TRANSACTION_KEY ? transactions.ensureTopic() : null;
         CompletableFuture<Errors> ready = topic == null ? CompletableFuture.completedFuture(Errors.INVALID_REQUEST)
                 : topic.handle((done, failure) -> failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
+        String listener = context.connection().listenerName();
         return ready.thenApply(error -> {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
+            ClusterView view = cluster.get().onListener(listener);
             for (String key : keys) {
-                coordinators.add(coordinator(keyType, key, error));
+                coordinators.add(coordinator(view, keyType, key, error));
             }
             if (batched) {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);
@@ -70,27 +72,27 @@ public final class FindCoordinatorHandler implements ApiHandler {
         });
     }
 
-    private Coordinator coordinator(byte keyType, String key, Errors error) {
+    private Coordinator coordinator(ClusterView view, byte keyType, String key, Errors error) {
         Coordinator answer = new Coordinator().setKey(key);
         if (error != Errors.NONE) {
             return answer.setErrorCode(error.code()).setNodeId(-1).setHost("").setPort(-1)
                     .setErrorMessage(errorMessage(keyType, key, error));
         }
         ClusterView.BrokerNode leader = keyType == GROUP_KEY
-                ? leaderOf(GroupCoordinator.TOPIC, coordinator.partitionFor(key))
-                : leaderOf(TransactionCoordinator.TOPIC, transactions.partitionFor(key));
+                ? leaderOf(view, GroupCoordinator.TOPIC, coordinator.partitionFor(key))
+                : leaderOf(view, TransactionCoordinator.TOPIC, transactions.partitionFor(key));
         if (leader == null) {
-            return coordinator(keyType, key, Errors.COORDINATOR_NOT_AVAILABLE);
+            return coordinator(view, keyType, key, Errors.COORDINATOR_NOT_AVAILABLE);
         }
         return answer.setErrorCode(Errors.NONE.code()).setNodeId(leader.nodeId())
                 .setHost(leader.endpoint().host()).setPort(leader.endpoint().port());
     }
 
     /** The live broker leading this partition of an internal topic, or null. */
-    private ClusterView.BrokerNode leaderOf(String internalTopic, int partition) {
+    private ClusterView.BrokerNode leaderOf(ClusterView view, String internalTopic, int partition) {
         TopicImage topic = metadata.get().topic(internalTopic);
         PartitionImage image = topic == null ? null : topic.partition(partition);
-        return image == null ? null : cluster.get().broker(image.leader());
+        return image == null ? null : view.broker(image.leader());
     }
 
     private static String errorMessage(byte keyType, String key, Errors error) {

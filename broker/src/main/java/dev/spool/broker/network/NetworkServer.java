@@ -3,6 +3,7 @@ package dev.spool.broker.network;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ConnectionIdentity;
+import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.Endpoint;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -14,6 +15,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
@@ -66,16 +68,30 @@ public final class NetworkServer implements AutoCloseable {
     }
 
     /**
-     * Binds a listener speaking {@code securityProtocol} (PLAINTEXT only, until TLS and SASL arrive) and
-     * returns the endpoint actually bound (port 0 becomes the chosen port). Each of its connections carries
-     * that listener's identity into every request's context. A listener that cannot be bound (the port is
-     * taken, the address is not this machine's) is an IOException naming the listener and its address.
+     * Binds a PLAINTEXT listener and returns the endpoint actually bound (port 0 becomes the chosen port); an SSL one
+     * goes through {@link #bindTls}. Each of its connections carries that listener's identity into every request's
+     * context. A listener that cannot be bound (the port is taken, the address is not this machine's) is an
+     * IOException naming the listener and its address.
      */
     public Endpoint bind(Endpoint endpoint, String securityProtocol) throws IOException, InterruptedException {
         if (!"PLAINTEXT".equals(securityProtocol)) {
             throw new IllegalArgumentException("Cannot serve " + securityProtocol + " on " + endpoint);
         }
-        ConnectionIdentity identity = ConnectionIdentity.plaintext(endpoint.listenerName());
+        return bind(endpoint, ConnectionIdentity.plaintext(endpoint.listenerName()), null, null);
+    }
+
+    /**
+     * Binds an SSL listener (as {@link #bind(Endpoint, String)}): TLS as {@code tls} says, each connection's
+     * principal named by its client certificate.
+     */
+    public Endpoint bindTls(Endpoint endpoint, ServerTls tls) throws IOException, InterruptedException {
+        TlsPrincipalHandler principals = new TlsPrincipalHandler(endpoint.listenerName(), tls.principalRules());
+        return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), "SSL", Principal.ANONYMOUS),
+                tls.context(), principals);
+    }
+
+    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
+                          TlsPrincipalHandler principals) throws IOException, InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
@@ -98,6 +114,12 @@ public final class NetworkServer implements AutoCloseable {
                         if (limits.connectionsMaxIdleMs() > 0) {
                             channel.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.connectionsMaxIdleMs(),
                                     TimeUnit.MILLISECONDS));
+                        }
+                        if (tls != null) {
+                            // Outermost, so that the limits and frames see plaintext; regions become buffers.
+                            channel.pipeline().addFirst("tls", tls.newHandler(channel.alloc()))
+                                    .addLast("principal", principals)
+                                    .addLast("file-regions", FileRegionCopier.INSTANCE);
                         }
                         channel.pipeline()
                                 .addLast("limits", connectionLimiter)

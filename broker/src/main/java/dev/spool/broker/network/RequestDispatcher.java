@@ -37,7 +37,8 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final ResponseQueue responses = new ResponseQueue();
     private final RequestObserver observer;
     private final InFlightRequests inFlight;
-    private final ConnectionIdentity identity;
+    /** Changed only on the event loop: a TLS connection's principal is known once its handshake is done. */
+    private ConnectionIdentity identity;
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
         this(registry, apiVersions, RequestObserver.NONE);
@@ -59,6 +60,11 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         this.apiVersions = apiVersions;
         this.observer = observer;
         this.inFlight = inFlight;
+    }
+
+    /** On the event loop, before the connection's first request: who it authenticated as. */
+    void identify(ConnectionIdentity authenticated) {
+        this.identity = authenticated;
     }
 
     @Override

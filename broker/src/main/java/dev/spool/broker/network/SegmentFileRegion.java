@@ -1,6 +1,9 @@
 package dev.spool.broker.network;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.DefaultFileRegion;
+import java.io.EOFException;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 
 /**
@@ -14,8 +17,24 @@ import java.nio.channels.FileChannel;
  */
 final class SegmentFileRegion extends DefaultFileRegion {
 
+    private final FileChannel channel;
+
     SegmentFileRegion(FileChannel channel, long position, long count) {
         super(channel, position, count);
+        this.channel = channel;
+    }
+
+    /** Reads the region's bytes into {@code target} (where TLS stops a sendfile): as many as it has room for. */
+    void readInto(ByteBuf target) throws IOException {
+        long remaining = count();
+        while (remaining > 0 && target.isWritable()) {
+            int read = target.writeBytes(channel, position() + count() - remaining,
+                    (int) Math.min(remaining, target.writableBytes()));
+            if (read < 0) {
+                throw new EOFException("segment file ended " + remaining + " bytes before the region's end");
+            }
+            remaining -= read;
+        }
     }
 
     @Override

@@ -90,6 +90,23 @@ class BrokerConfigTest {
     }
 
     @Test
+    void aTlsSettingForOneListenerWinsThereAndSecretsAreNeverLogged() {
+        BrokerConfig config = new BrokerConfig(Map.of("ssl.client.auth", "required",
+                "listener.name.internal.ssl.client.auth", "none", "ssl.keystore.password", "s3cret",
+                "listener.name.internal.ssl.key.password", "k3y"));
+
+        assertThat(TlsSettings.forListener(config, "INTERNAL").clientAuth()).isEqualTo("none");
+        assertThat(TlsSettings.forListener(config, "SSL").clientAuth()).isEqualTo("required");
+        assertThat(TlsSettings.forListener(config, "INTERNAL").keystorePassword()).isEqualTo("s3cret");
+        assertThat(config.loggableValues()).containsEntry("ssl.keystore.password", "[hidden]")
+                .containsEntry("listener.name.internal.ssl.key.password", "[hidden]")
+                .containsEntry("ssl.client.auth", "required");
+        assertThat(config.loggableValues().toString()).doesNotContain("s3cret", "k3y");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listener.name.internal.ssl.client.auth", "maybe")))
+                .hasMessageContaining("ssl.client.auth");
+    }
+
+    @Test
     void unknownKeysAreIgnored() {
         BrokerConfig config = new BrokerConfig(Map.of("some.future.setting", "not-a-number", "node.id", "3"));
 

@@ -16,14 +16,33 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void eachSecureProtocolByItsOwnNameIsRefusedNamingTheListener() {
-        for (String protocol : new String[] {"SSL", "SASL_PLAINTEXT", "SASL_SSL"}) {
+    void eachSaslProtocolByItsOwnNameIsRefusedNamingTheListener() {
+        for (String protocol : new String[] {"SASL_PLAINTEXT", "SASL_SSL"}) {
             String listener = protocol + "://127.0.0.1:9093";
             assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092," + listener)))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("listener " + listener + " in listeners uses security protocol " + protocol)
                     .hasMessageContaining("does not support");
         }
+    }
+
+    @Test
+    void anSslListenerAfterAPlaintextOneStarts() {
+        BrokerConfig config = new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093"));
+
+        assertThat(config.securityProtocolOf(config.listeners().get(1))).isEqualTo("SSL");
+    }
+
+    @Test
+    void tlsWhereOtherNodesConnectIsRefused() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092")))
+                .hasMessageContaining("listener SSL://127.0.0.1:9093, which other brokers or controllers connect to, "
+                        + "uses security protocol SSL");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker,controller", "node.id", "1",
+                "controller.quorum.voters", "1@127.0.0.1:9093", "controller.listener.names", "CONTROLLER",
+                "listeners", "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL")))
+                .hasMessageContaining("listener CONTROLLER://127.0.0.1:9093, which other brokers or controllers");
     }
 
     @Test
@@ -39,11 +58,11 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void aMapThatRenamesPlaintextToATlsListenerIsRefused() {
-        // The name says PLAINTEXT, the map says SSL: the map wins, as in Kafka.
+    void aMapThatRenamesPlaintextToASaslListenerIsRefused() {
+        // The name says PLAINTEXT, the map says SASL_SSL: the map wins, as in Kafka.
         assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
-                "listener.security.protocol.map", "PLAINTEXT:SSL")))
-                .hasMessageContaining("uses security protocol SSL");
+                "listener.security.protocol.map", "PLAINTEXT:SASL_SSL")))
+                .hasMessageContaining("uses security protocol SASL_SSL");
     }
 
     @Test
@@ -56,8 +75,9 @@ class ListenerSecurityTest {
     @Test
     void advertisedListenersFollowTheSameRule() {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
-                "advertised.listeners", "SSL://broker.example.com:9093")))
-                .hasMessageContaining("listener SSL://broker.example.com:9093 in advertised.listeners uses security protocol SSL");
+                "advertised.listeners", "SASL_SSL://broker.example.com:9093")))
+                .hasMessageContaining("listener SASL_SSL://broker.example.com:9093 in advertised.listeners uses "
+                        + "security protocol SASL_SSL");
     }
 
     @Test

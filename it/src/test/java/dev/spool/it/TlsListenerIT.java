@@ -1,0 +1,200 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SSL listeners (issue 22) served to Kafka's Java client: one broker with a PLAINTEXT listener (first, for other
+ * nodes), an SSL one requiring a client certificate, and one mapped to SSL that only requests one and maps names
+ * with {@code ssl.principal.mapping.rules}; keys and certificates made with keytool, signed by a test authority.
+ */
+class TlsListenerIT {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on \\[([^\\]]+)\\]");
+
+    @TempDir
+    static Path dir;
+    private static TestCertificates certificates;
+    private static Path alice;
+    private static Path bob;
+    private static SpoolProcess broker;
+    private static Map<String, Integer> ports;
+
+    @BeforeAll
+    static void start() throws Exception {
+        certificates = TestCertificates.authority(dir);
+        Path server = certificates.signed("server", "CN=localhost", "ip:127.0.0.1,dns:localhost");
+        alice = certificates.signed("alice", "CN=alice,OU=eng,O=Spool", null);
+        bob = certificates.signed("bob", "CN=bob,OU=ops,O=Spool", null);
+        broker = SpoolProcess.startIn(dir.resolve("data"),
+                "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,REQUESTED://127.0.0.1:0",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,REQUESTED:SSL",
+                "ssl.keystore.type=PKCS12", "ssl.keystore.location=" + server,
+                "ssl.keystore.password=" + TestCertificates.PASSWORD,
+                "ssl.truststore.type=PKCS12", "ssl.truststore.location=" + certificates.truststore(),
+                "ssl.truststore.password=" + TestCertificates.PASSWORD,
+                "listener.name.ssl.ssl.client.auth=required",
+                "listener.name.requested.ssl.client.auth=requested",
+                "listener.name.requested.ssl.principal.mapping.rules=RULE:^CN=bob,.*$/bob/");
+        ports = listenerPorts(broker);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void aClientWithACertificateProducesAndConsumesOverTls() throws Exception {
+        Map<String, Object> tls = tls("SSL", alice);
+        try (Admin admin = Admin.create(with(tls, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+            admin.createTopics(List.of(new NewTopic("tls-topic", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        List<String> sent = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(with(tls,
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+            List<Future<?>> acks = new ArrayList<>();
+            for (int i = 0; i < 2_000; i++) {
+                String value = i + " " + "x".repeat(1_000); // 2 MB: fetches of several segment file regions
+                sent.add(value);
+                acks.add(producer.send(new ProducerRecord<>("tls-topic", i % 2, null, value)));
+            }
+            for (Future<?> ack : acks) {
+                ack.get(60, TimeUnit.SECONDS);
+            }
+        }
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(with(tls,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.assign(List.of(new TopicPartition("tls-topic", 0), new TopicPartition("tls-topic", 1)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (read.size() < sent.size() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    read.add(record.value());
+                }
+            }
+        }
+        assertThat(read).containsExactlyInAnyOrderElementsOf(sent);
+    }
+
+    @Test
+    void aClientWithoutACertificateIsRefusedWhereOneIsRequired() {
+        assertThat(describeClusterFailure(tls("SSL", null)))
+                .isInstanceOf(SslAuthenticationException.class);
+    }
+
+    @Test
+    void aClientThatDoesNotTrustTheBrokersAuthorityIsRefused() throws Exception {
+        TestCertificates other = TestCertificates.authority(Files.createDirectories(dir.resolve("other")));
+        Map<String, Object> tls = tls("REQUESTED", null);
+        tls.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, other.truststore().toString());
+        assertThat(describeClusterFailure(tls)).isInstanceOf(SslAuthenticationException.class);
+    }
+
+    @Test
+    void whereACertificateIsOnlyRequestedItsNameMustMapToAPrincipal() throws Exception {
+        assertThat(describeClusterFailure(tls("REQUESTED", null))).as("no certificate: User:ANONYMOUS").isNull();
+        assertThat(describeClusterFailure(tls("REQUESTED", bob))).as("CN=bob,...: User:bob").isNull();
+        assertThat(describeClusterFailure(tls("REQUESTED", alice))).as("CN=alice,...: no rule maps it").isNotNull();
+    }
+
+    @Test
+    void passwordsAreDescribedAsSensitiveAndNeverShown() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap()))) {
+            Config config = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, "1")))
+                    .all().get(30, TimeUnit.SECONDS).values().iterator().next();
+            ConfigEntry password = config.get("ssl.keystore.password");
+            assertThat(password.isSensitive()).isTrue();
+            assertThat(password.value()).isNull();
+            assertThat(password.source()).isEqualTo(ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG);
+            assertThat(config.get("ssl.keystore.type").value()).isEqualTo("PKCS12");
+        }
+        assertThat(String.join("\n", broker.output())).doesNotContain(TestCertificates.PASSWORD);
+    }
+
+    /** Null when DescribeCluster succeeds, else the cause it failed with (within 15 s). */
+    private static Throwable describeClusterFailure(Map<String, Object> settings) {
+        try (Admin admin = Admin.create(with(settings, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
+            Throwable failure = catchThrowable(() -> admin.describeCluster().nodes().get(20, TimeUnit.SECONDS));
+            return failure == null || failure.getCause() == null ? failure : failure.getCause();
+        }
+    }
+
+    /** A client's settings for the listener named {@code listener}, with {@code keystore} as its certificate. */
+    private static Map<String, Object> tls(String listener, Path keystore) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get(listener));
+        settings.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SSL");
+        settings.put(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PKCS12");
+        settings.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, certificates.truststore().toString());
+        settings.put(SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        if (keystore != null) {
+            settings.put(SslConfigs.SSL_KEYSTORE_TYPE_CONFIG, "PKCS12");
+            settings.put(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, keystore.toString());
+            settings.put(SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG, TestCertificates.PASSWORD);
+        }
+        return settings;
+    }
+
+    private static Map<String, Object> with(Map<String, Object> settings, Object... more) {
+        Map<String, Object> all = new HashMap<>(settings);
+        for (int i = 0; i < more.length; i += 2) {
+            all.put((String) more[i], more[i + 1]);
+        }
+        return all;
+    }
+
+    /** Each listener's bound port, from the broker's start-up line. */
+    private static Map<String, Integer> listenerPorts(SpoolProcess process) {
+        for (String line : process.output()) {
+            Matcher listening = LISTENING.matcher(line);
+            if (listening.find()) {
+                Map<String, Integer> found = new HashMap<>();
+                for (String endpoint : listening.group(1).split(",\\s*")) {
+                    found.put(endpoint.substring(0, endpoint.indexOf(':')),
+                            Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)));
+                }
+                return found;
+            }
+        }
+        throw new IllegalStateException("no start-up line in " + process.output());
+    }
+}
