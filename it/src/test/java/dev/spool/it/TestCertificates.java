@@ -1,7 +1,14 @@
 package dev.spool.it;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.Base64;
 
 /**
  * A certificate authority and certificates it signed, made with the JDK's keytool in a directory of the test's
@@ -56,6 +63,29 @@ public final class TestCertificates {
         keytool("-importcert", "-alias", name, "-file", name + ".pem", "-keystore", store, "-storepass", PASSWORD,
                 "-noprompt");
         return dir.resolve(store);
+    }
+
+    /**
+     * The key and certificate chain of key store {@code name.p12} as one PEM file {@code name-key-and-chain.pem}
+     * (an unencrypted PKCS#8 key, then the chain), the form of Kafka's {@code ssl.keystore.type=PEM}.
+     */
+    public Path pem(String name) throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(dir.resolve(name + ".p12"))) {
+            store.load(in, PASSWORD.toCharArray());
+        }
+        StringBuilder pem = new StringBuilder(block("PRIVATE KEY",
+                store.getKey(name, PASSWORD.toCharArray()).getEncoded()));
+        for (Certificate certificate : store.getCertificateChain(name)) {
+            pem.append(block("CERTIFICATE", certificate.getEncoded()));
+        }
+        return Files.writeString(dir.resolve(name + "-key-and-chain.pem"), pem);
+    }
+
+    private static String block(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     public Path truststore() {

@@ -38,9 +38,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SSL listeners (issue 22) served to Kafka's Java client: one broker with a PLAINTEXT listener (first, for other
- * nodes), an SSL one requiring a client certificate, and one mapped to SSL that only requests one and maps names
- * with {@code ssl.principal.mapping.rules}; keys and certificates made with keytool, signed by a test authority.
+ * SSL listeners (issue 22) served to Kafka's Java client and kcat: one broker with a PLAINTEXT listener (first, for
+ * other nodes), an SSL one requiring a client certificate, one mapped to SSL that only requests one and maps names
+ * with {@code ssl.principal.mapping.rules}, and one whose key is a PEM file; keys and certificates made with keytool,
+ * signed by a test authority.
  */
 class TlsListenerIT {
 
@@ -61,15 +62,17 @@ class TlsListenerIT {
         alice = certificates.signed("alice", "CN=alice,OU=eng,O=Spool", null);
         bob = certificates.signed("bob", "CN=bob,OU=ops,O=Spool", null);
         broker = SpoolProcess.startIn(dir.resolve("data"),
-                "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,REQUESTED://127.0.0.1:0",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,REQUESTED:SSL",
+                "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,REQUESTED://127.0.0.1:0,PEM://127.0.0.1:0",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,REQUESTED:SSL,PEM:SSL",
                 "ssl.keystore.type=PKCS12", "ssl.keystore.location=" + server,
                 "ssl.keystore.password=" + TestCertificates.PASSWORD,
                 "ssl.truststore.type=PKCS12", "ssl.truststore.location=" + certificates.truststore(),
                 "ssl.truststore.password=" + TestCertificates.PASSWORD,
                 "listener.name.ssl.ssl.client.auth=required",
                 "listener.name.requested.ssl.client.auth=requested",
-                "listener.name.requested.ssl.principal.mapping.rules=RULE:^CN=bob,.*$/bob/");
+                "listener.name.requested.ssl.principal.mapping.rules=RULE:^CN=bob,.*$/bob/",
+                "listener.name.pem.ssl.keystore.type=PEM",
+                "listener.name.pem.ssl.keystore.location=" + certificates.pem("server"));
         ports = listenerPorts(broker);
     }
 
@@ -133,6 +136,26 @@ class TlsListenerIT {
         assertThat(describeClusterFailure(tls("REQUESTED", null))).as("no certificate: User:ANONYMOUS").isNull();
         assertThat(describeClusterFailure(tls("REQUESTED", bob))).as("CN=bob,...: User:bob").isNull();
         assertThat(describeClusterFailure(tls("REQUESTED", alice))).as("CN=alice,...: no rule maps it").isNotNull();
+    }
+
+    @Test
+    void kcatProducesAndConsumesOverTlsWithAPemKey() throws Exception {
+        String bootstrap = "127.0.0.1:" + ports.get("PEM");
+        String[] tls = {"-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + certificates.authorityPem()};
+        ExternalCommand.Result produced = ExternalCommand.runWithInput(dir, 60, "one\ntwo\nthree\n".getBytes(),
+                concat(new String[] {"kcat", "-P", "-b", bootstrap, "-t", "kcat-tls"}, tls));
+        assertThat(produced.exitCode()).as(produced.output()).isZero();
+        ExternalCommand.Result consumed = ExternalCommand.run(dir, 60,
+                concat(new String[] {"kcat", "-C", "-b", bootstrap, "-t", "kcat-tls", "-o", "beginning", "-e"}, tls));
+        assertThat(consumed.exitCode()).as(consumed.output()).isZero();
+        assertThat(consumed.output().lines().filter(line -> !line.startsWith("%"))).containsExactly("one", "two",
+                "three");
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
     }
 
     @Test

@@ -16,7 +16,7 @@ public final class TlsSettings {
     public static final ConfigKey<String> KEYSTORE_LOCATION = ConfigKey.string("ssl.keystore.location", null,
             "The key store file holding the listener's private key and certificate chain.");
     public static final ConfigKey<String> KEYSTORE_PASSWORD = ConfigKey.password("ssl.keystore.password",
-            "The key store's password (for PEM, of the private key when ssl.key.password is not set).");
+            "The key store's password (not used with PEM).");
     public static final ConfigKey<String> KEY_PASSWORD = ConfigKey.password("ssl.key.password",
             "The password of the private key in the key store (or of ssl.keystore.key); defaults to the key "
                     + "store's.");

@@ -69,7 +69,8 @@ public final class ServerTls {
 
     private static SslContextBuilder withKey(ListenerTls tls) throws GeneralSecurityException, IOException {
         if ("PEM".equalsIgnoreCase(tls.keystoreType())) {
-            String password = tls.keyPassword() != null ? tls.keyPassword() : tls.keystorePassword();
+            // As Kafka: a PEM key's password is ssl.key.password; the key store's does not apply to PEM.
+            String password = tls.keyPassword();
             if (tls.keystoreKey() != null) {
                 if (tls.keystoreCertificateChain() == null) {
                     throw new IllegalArgumentException("ssl.keystore.key is set without ssl.keystore.certificate.chain");
