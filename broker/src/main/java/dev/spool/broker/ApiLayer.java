@@ -16,6 +16,7 @@ import dev.spool.broker.api.LogDirsHandler;
 import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.RaftVoterHandler;
 import dev.spool.broker.api.ReassignmentsHandler;
+import dev.spool.broker.api.SaslApis;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.ClusterSettings;
@@ -122,6 +123,7 @@ final class ApiLayer {
         new ElectLeadersHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
+        new SaslApis().registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image, coordinators.transactionPartitions)
                 .registerIn(registry);
         if (metadataLayer.isCluster()) {

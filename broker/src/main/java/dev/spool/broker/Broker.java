@@ -3,6 +3,7 @@ package dev.spool.broker;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.config.ListenerSasl;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.ServerTls;
@@ -65,6 +66,7 @@ public final class Broker implements AutoCloseable {
     private static Broker startWith(BrokerConfig config, FatalErrorHandler onFatal)
             throws IOException, InterruptedException {
         long startNanos = System.nanoTime();
+        Map<String, ListenerSasl> sasl = NetworkLayer.saslOf(config);
         Map<String, ServerTls> tls = NetworkLayer.tlsOf(config);
         Closer closer = new Closer();
         // The event loops start while the logs recover; waiting for a transport still starting (~40 ms at
@@ -82,7 +84,7 @@ public final class Broker implements AutoCloseable {
             closer.register(metadata.metadata::stopPublishing);
             ApiLayer apis = ApiLayer.build(config, storage, metadata, partitions, coordinators);
             NetworkLayer network = closer.register(NetworkLayer.start(config, storage, metadata, partitions,
-                    coordinators, apis, transport.join(), tls));
+                    coordinators, apis, transport.join(), tls, sasl));
             closer.handOver(startingTransport);
             // A controller-only node registers no broker: no partition is placed on it, no client sent to it.
             MetadataLayer.Registration registration = config.cluster().isBroker()

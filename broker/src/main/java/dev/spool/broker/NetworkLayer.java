@@ -2,6 +2,8 @@ package dev.spool.broker;
 
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.config.SaslSettings;
 import dev.spool.broker.config.TlsSettings;
 import dev.spool.broker.metrics.BrokerMetrics;
 import dev.spool.broker.network.NetworkLimits;
@@ -39,21 +41,35 @@ final class NetworkLayer implements AutoCloseable {
     static Map<String, ServerTls> tlsOf(BrokerConfig config) {
         Map<String, ServerTls> tls = new HashMap<>();
         for (Endpoint listener : config.listeners()) {
-            if (config.securityProtocolOf(listener).equals("SSL")) {
-                tls.put(listener.listenerName(), ServerTls.of(TlsSettings.forListener(config, listener.listenerName())));
+            String protocol = config.securityProtocolOf(listener);
+            if (protocol.equals("SSL") || protocol.equals("SASL_SSL")) {
+                String name = listener.listenerName();
+                tls.put(name, ServerTls.of(TlsSettings.forListener(config, name)));
             }
         }
         return tls;
     }
 
+    /** The SASL settings of each SASL listener, by listener name; checked before anything starts, as {@link #tlsOf}. */
+    static Map<String, ListenerSasl> saslOf(BrokerConfig config) {
+        Map<String, ListenerSasl> sasl = new HashMap<>();
+        for (Endpoint listener : config.listeners()) {
+            String protocol = config.securityProtocolOf(listener);
+            if (protocol.startsWith("SASL_")) {
+                sasl.put(listener.listenerName(), SaslSettings.forListener(config, listener.listenerName(), protocol));
+            }
+        }
+        return sasl;
+    }
+
     /**
      * Starts the metrics and binds every listener on {@code transport}, which the server owns from then on; the SSL
-     * ones with {@code tls} ({@link #tlsOf}).
+     * ones with {@code tls} ({@link #tlsOf}), the SASL ones with {@code sasl} ({@link #saslOf}).
      */
     static NetworkLayer start(BrokerConfig config, StorageLayer storage, MetadataLayer metadata,
                               PartitionLayer partitions, CoordinatorLayer coordinators, ApiLayer apis,
-                              NetworkTransport transport, Map<String, ServerTls> tls)
-            throws IOException, InterruptedException {
+                              NetworkTransport transport, Map<String, ServerTls> tls,
+                              Map<String, ListenerSasl> sasl) throws IOException, InterruptedException {
         Closer closer = new Closer();
         try {
             BrokerMetrics metrics = closer.register(new BrokerMetrics(metadata.metadata::image,
@@ -70,8 +86,14 @@ final class NetworkLayer implements AutoCloseable {
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
                 ServerTls listenerTls = tls.get(listener.listenerName());
-                bound.add(listenerTls != null ? network.bindTls(listener, listenerTls)
-                        : network.bind(listener, config.securityProtocolOf(listener)));
+                ListenerSasl listenerSasl = sasl.get(listener.listenerName());
+                if (listenerSasl != null) {
+                    bound.add(network.bindSasl(listener, listenerSasl, listenerTls));
+                } else if (listenerTls != null) {
+                    bound.add(network.bindTls(listener, listenerTls));
+                } else {
+                    bound.add(network.bind(listener, config.securityProtocolOf(listener)));
+                }
             }
             return new NetworkLayer(List.copyOf(bound), advertisedEndpoints(config, bound), closer);
         } catch (IOException | RuntimeException | InterruptedException | Error e) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,7 @@ public final class SpoolProcess implements AutoCloseable {
 
     private static final Pattern STARTED = Pattern.compile(
             "started in \\d+ ms, listening on \\[(?:PLAINTEXT|CONTROLLER)://([^:\\]]+):(\\d+)");
+    private static final Pattern LISTENING = Pattern.compile("listening on \\[([^\\]]+)\\]");
     private static final long START_TIMEOUT_SECONDS = 120;
 
     private final Process process;
@@ -110,6 +112,22 @@ public final class SpoolProcess implements AutoCloseable {
 
     public String bootstrap() {
         return host + ":" + port;
+    }
+
+    /** Each listener's bound port by listener name, from the broker's start-up line. */
+    public Map<String, Integer> listenerPorts() {
+        for (String line : output.lines()) {
+            Matcher listening = LISTENING.matcher(line);
+            if (listening.find()) {
+                Map<String, Integer> ports = new HashMap<>();
+                for (String endpoint : listening.group(1).split(",\\s*")) {
+                    ports.put(endpoint.substring(0, endpoint.indexOf(':')),
+                            Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)));
+                }
+                return ports;
+            }
+        }
+        throw new IllegalStateException("no start-up line in " + output.lines());
     }
 
     public int port() {

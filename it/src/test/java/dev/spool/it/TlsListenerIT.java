@@ -1,7 +1,6 @@
 package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -45,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TlsListenerIT {
 
-    private static final Pattern LISTENING = Pattern.compile("listening on \\[([^\\]]+)\\]");
 
     @TempDir
     static Path dir;
@@ -73,7 +69,7 @@ class TlsListenerIT {
                 "listener.name.requested.ssl.principal.mapping.rules=RULE:^CN=bob,.*$/bob/",
                 "listener.name.pem.ssl.keystore.type=PEM",
                 "listener.name.pem.ssl.keystore.location=" + certificates.pem("server"));
-        ports = listenerPorts(broker);
+        ports = broker.listenerPorts();
     }
 
     @AfterAll
@@ -86,11 +82,12 @@ class TlsListenerIT {
     @Test
     void aClientWithACertificateProducesAndConsumesOverTls() throws Exception {
         Map<String, Object> tls = tls("SSL", alice);
-        try (Admin admin = Admin.create(with(tls, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+        try (Admin admin = Admin.create(
+                SecureClients.with(tls, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
             admin.createTopics(List.of(new NewTopic("tls-topic", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         List<String> sent = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(with(tls,
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(SecureClients.with(tls,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
             List<Future<?>> acks = new ArrayList<>();
             for (int i = 0; i < 2_000; i++) {
@@ -103,7 +100,7 @@ class TlsListenerIT {
             }
         }
         List<String> read = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(with(tls,
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(SecureClients.with(tls,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
                 new StringDeserializer())) {
             consumer.assign(List.of(new TopicPartition("tls-topic", 0), new TopicPartition("tls-topic", 1)));
@@ -119,7 +116,7 @@ class TlsListenerIT {
 
     @Test
     void aClientWithoutACertificateIsRefusedWhereOneIsRequired() {
-        assertThat(describeClusterFailure(tls("SSL", null)))
+        assertThat(SecureClients.describeClusterFailure(tls("SSL", null)))
                 .isInstanceOf(SslAuthenticationException.class);
     }
 
@@ -128,14 +125,16 @@ class TlsListenerIT {
         TestCertificates other = TestCertificates.authority(Files.createDirectories(dir.resolve("other")));
         Map<String, Object> tls = tls("REQUESTED", null);
         tls.put(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, other.truststore().toString());
-        assertThat(describeClusterFailure(tls)).isInstanceOf(SslAuthenticationException.class);
+        assertThat(SecureClients.describeClusterFailure(tls)).isInstanceOf(SslAuthenticationException.class);
     }
 
     @Test
     void whereACertificateIsOnlyRequestedItsNameMustMapToAPrincipal() throws Exception {
-        assertThat(describeClusterFailure(tls("REQUESTED", null))).as("no certificate: User:ANONYMOUS").isNull();
-        assertThat(describeClusterFailure(tls("REQUESTED", bob))).as("CN=bob,...: User:bob").isNull();
-        assertThat(describeClusterFailure(tls("REQUESTED", alice))).as("CN=alice,...: no rule maps it").isNotNull();
+        assertThat(SecureClients.describeClusterFailure(tls("REQUESTED", null))).as("no certificate: User:ANONYMOUS")
+                .isNull();
+        assertThat(SecureClients.describeClusterFailure(tls("REQUESTED", bob))).as("CN=bob,...: User:bob").isNull();
+        assertThat(SecureClients.describeClusterFailure(tls("REQUESTED", alice))).as("CN=alice,...: no rule maps it")
+                .isNotNull();
     }
 
     @Test
@@ -143,19 +142,14 @@ class TlsListenerIT {
         String bootstrap = "127.0.0.1:" + ports.get("PEM");
         String[] tls = {"-X", "security.protocol=ssl", "-X", "ssl.ca.location=" + certificates.authorityPem()};
         ExternalCommand.Result produced = ExternalCommand.runWithInput(dir, 60, "one\ntwo\nthree\n".getBytes(),
-                concat(new String[] {"kcat", "-P", "-b", bootstrap, "-t", "kcat-tls"}, tls));
+                SecureClients.concat(new String[] {"kcat", "-P", "-b", bootstrap, "-t", "kcat-tls"}, tls));
         assertThat(produced.exitCode()).as(produced.output()).isZero();
         ExternalCommand.Result consumed = ExternalCommand.run(dir, 60,
-                concat(new String[] {"kcat", "-C", "-b", bootstrap, "-t", "kcat-tls", "-o", "beginning", "-e"}, tls));
+                SecureClients.concat(new String[] {"kcat", "-C", "-b", bootstrap, "-t", "kcat-tls", "-o", "beginning",
+                    "-e"}, tls));
         assertThat(consumed.exitCode()).as(consumed.output()).isZero();
         assertThat(consumed.output().lines().filter(line -> !line.startsWith("%"))).containsExactly("one", "two",
                 "three");
-    }
-
-    private static String[] concat(String[] first, String[] second) {
-        String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, all, first.length, second.length);
-        return all;
     }
 
     @Test
@@ -170,15 +164,6 @@ class TlsListenerIT {
             assertThat(config.get("ssl.keystore.type").value()).isEqualTo("PKCS12");
         }
         assertThat(String.join("\n", broker.output())).doesNotContain(TestCertificates.PASSWORD);
-    }
-
-    /** Null when DescribeCluster succeeds, else the cause it failed with (within 15 s). */
-    private static Throwable describeClusterFailure(Map<String, Object> settings) {
-        try (Admin admin = Admin.create(with(settings, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
-            Throwable failure = catchThrowable(() -> admin.describeCluster().nodes().get(20, TimeUnit.SECONDS));
-            return failure == null || failure.getCause() == null ? failure : failure.getCause();
-        }
     }
 
     /** A client's settings for the listener named {@code listener}, with {@code keystore} as its certificate. */
@@ -197,27 +182,4 @@ class TlsListenerIT {
         return settings;
     }
 
-    private static Map<String, Object> with(Map<String, Object> settings, Object... more) {
-        Map<String, Object> all = new HashMap<>(settings);
-        for (int i = 0; i < more.length; i += 2) {
-            all.put((String) more[i], more[i + 1]);
-        }
-        return all;
-    }
-
-    /** Each listener's bound port, from the broker's start-up line. */
-    private static Map<String, Integer> listenerPorts(SpoolProcess process) {
-        for (String line : process.output()) {
-            Matcher listening = LISTENING.matcher(line);
-            if (listening.find()) {
-                Map<String, Integer> found = new HashMap<>();
-                for (String endpoint : listening.group(1).split(",\\s*")) {
-                    found.put(endpoint.substring(0, endpoint.indexOf(':')),
-                            Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)));
-                }
-                return found;
-            }
-        }
-        throw new IllegalStateException("no start-up line in " + process.output());
-    }
 }

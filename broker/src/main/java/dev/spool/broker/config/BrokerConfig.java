@@ -296,7 +296,7 @@ public final class BrokerConfig {
                     + "a free port; empty (the default) serves no metrics endpoint. Not a Kafka setting: Kafka "
                     + "exposes JMX, which Prometheus reaches only through an agent.");
 
-    /** Every declared broker setting but the log defaults: these, then {@link TlsSettings#ALL}. */
+    /** Every declared broker setting but the log defaults: these, then {@link TlsSettings#ALL} and {@link SaslSettings#ALL}. */
     public static final List<ConfigKey<?>> ALL = concat(List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
             LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
@@ -322,7 +322,7 @@ public final class BrokerConfig {
             FOLLOWER_REPLICATION_THROTTLED_RATE, REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, REPLICA_LAG_TIME_MAX_MS,
             AUTO_LEADER_REBALANCE_ENABLE,
             LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, UNCLEAN_LEADER_ELECTION_INTERVAL_MS, METRICS_LISTENER),
-            TlsSettings.ALL);
+            TlsSettings.ALL, SaslSettings.ALL);
 
     /** The settings besides the log defaults that may change at run time (IncrementalAlterConfigs on a broker). */
     public static final List<ConfigKey<?>> DYNAMIC = List.of(LEADER_REPLICATION_THROTTLED_RATE,
@@ -453,14 +453,17 @@ public final class BrokerConfig {
         return Endpoint.parse("HTTP://" + listener.trim(), METRICS_LISTENER.name());
     }
 
-    private static List<ConfigKey<?>> concat(List<ConfigKey<?>> first, List<ConfigKey<?>> second) {
-        List<ConfigKey<?>> all = new ArrayList<>(first);
-        all.addAll(second);
+    @SafeVarargs
+    private static List<ConfigKey<?>> concat(List<ConfigKey<?>>... lists) {
+        List<ConfigKey<?>> all = new ArrayList<>();
+        for (List<ConfigKey<?>> list : lists) {
+            all.addAll(list);
+        }
         return List.copyOf(all);
     }
 
     private static boolean isDeclared(String name) {
-        if (TlsSettings.isListenerSetting(name)) {
+        if (TlsSettings.isListenerSetting(name) || SaslSettings.isListenerSetting(name)) {
             return true;
         }
         for (ConfigKey<?> key : ALL) {
@@ -569,7 +572,7 @@ public final class BrokerConfig {
     public static boolean isSecret(String name) {
         for (ConfigKey<?> key : ALL) {
             if (key.isSensitive() && (name.equals(key.name()) || name.endsWith("." + key.name())
-                    && TlsSettings.isListenerSetting(name))) {
+                    && (TlsSettings.isListenerSetting(name) || SaslSettings.isListenerSetting(name)))) {
                 return true;
             }
         }

@@ -11,19 +11,19 @@ import java.util.Set;
  * as Kafka reads it (a listener's name is looked up in the map; {@code PLAINTEXT://} is a name, not a
  * protocol), and the rule that Spool fails closed.
  *
- * <p>Design note: Spool serves PLAINTEXT and SSL (TLS) listeners. A listener that maps to SASL_PLAINTEXT or
- * SASL_SSL is refused at start-up, before any port opens: serving it without authentication would leave a port
- * less protected than its operator configured, which a warning in the log does not undo. So is TLS where brokers
- * and controllers talk to each other ({@link #requirePlaintextBetweenNodes}): they do not speak it yet.
+ * <p>Design note: Spool serves listeners of every protocol to clients, and fails closed where it cannot: TLS or
+ * SASL where brokers and controllers talk to each other ({@link #requirePlaintextBetweenNodes}), which they do not
+ * speak yet, is refused at start-up, before any port opens, as are TLS and SASL settings that do not work
+ * ({@code ServerTls}, {@link SaslSettings}): serving such a port otherwise would leave it less protected than its
+ * operator configured, or its clients unable to connect, which a warning in the log does not undo.
  */
 public final class ListenerSecurity {
 
     /** Kafka's default map: each standard protocol's name is a listener name of that protocol. */
     static final String DEFAULT_MAP = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL";
-    /** The protocols Kafka knows. */
+    /** The protocols Kafka knows, all served. */
     private static final Set<String> KNOWN_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
     static final String PLAINTEXT = "PLAINTEXT";
-    private static final Set<String> SERVED_PROTOCOLS = Set.of(PLAINTEXT, "SSL");
 
     private final Map<String, String> protocolByListener;
 
@@ -57,29 +57,20 @@ public final class ListenerSecurity {
         return new ListenerSecurity(Map.copyOf(protocols));
     }
 
-    /**
-     * Refuses, naming the first offender, an endpoint whose listener name the map lacks (as Kafka does) or
-     * whose protocol Spool does not serve.
-     */
+    /** Refuses, naming the first offender, an endpoint whose listener name the map lacks (as Kafka does). */
     void requireServed(List<Endpoint> endpoints, String property) {
         for (Endpoint endpoint : endpoints) {
-            String protocol = protocolOf(endpoint.listenerName());
-            if (protocol == null) {
+            if (protocolOf(endpoint.listenerName()) == null) {
                 throw new ConfigException("listener " + endpoint + " in " + property + " has no security protocol: "
-                        + "add " + endpoint.listenerName() + ":PLAINTEXT (or :SSL) to "
+                        + "add " + endpoint.listenerName() + ":PLAINTEXT (or another protocol) to "
                         + BrokerConfig.LISTENER_SECURITY_PROTOCOL_MAP.name());
-            }
-            if (!SERVED_PROTOCOLS.contains(protocol)) {
-                throw new ConfigException("listener " + endpoint + " in " + property + " uses security protocol "
-                        + protocol + ", which Spool does not support: it has no SASL yet and serves PLAINTEXT and SSL "
-                        + "listeners only; it does not start rather than serve this port unprotected");
             }
         }
     }
 
     /**
-     * Refuses TLS on {@code betweenNodes}, the listener other brokers reach this one on (the first in
-     * {@code listeners}) and the controller listeners: Spool's brokers and controllers do not speak TLS to each
+     * Refuses TLS or SASL on {@code betweenNodes}, the listener other brokers reach this one on (the first in
+     * {@code listeners}) and the controller listeners: Spool's brokers and controllers do not speak them to each
      * other yet, and would not reach this one.
      */
     void requirePlaintextBetweenNodes(List<Endpoint> betweenNodes) {

@@ -23,7 +23,7 @@ final class FileRegionCopier extends MessageToMessageEncoder<SegmentFileRegion> 
     @Override
     protected void encode(ChannelHandlerContext ctx, SegmentFileRegion region, List<Object> out) throws Exception {
         // A fetch answer's regions are bounded by fetch.max.bytes, an int.
-        ByteBuf copy = ctx.alloc().directBuffer((int) region.count());
+        ByteBuf copy = ctx.alloc().heapBuffer((int) region.count());
         try {
             region.readInto(copy);
         } catch (Exception e) {

@@ -5,6 +5,7 @@ import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.Endpoint;
+import dev.spool.broker.config.ListenerSasl;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -49,6 +50,7 @@ public final class NetworkServer implements AutoCloseable {
     private final ConnectionLimiter connectionLimiter;
     private final AtomicInteger inFlightTotal = new AtomicInteger();
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final FailedLogins failedLogins = new FailedLogins();
 
     /** A server on this transport, which it owns from now on (closes it in {@link #close()}). */
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes,
@@ -90,8 +92,24 @@ public final class NetworkServer implements AutoCloseable {
                 tls.context(), principals);
     }
 
+    /**
+     * Binds a SASL_PLAINTEXT listener, or with {@code tls} a SASL_SSL one (as {@link #bind(Endpoint, String)}): a
+     * connection's requests reach the handlers only once it has authenticated ({@link SaslGate}), and carry the
+     * principal it authenticated as.
+     */
+    public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls)
+            throws IOException, InterruptedException {
+        return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), sasl.securityProtocol(),
+                Principal.ANONYMOUS), tls == null ? null : tls.context(), null, sasl);
+    }
+
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
                           TlsPrincipalHandler principals) throws IOException, InterruptedException {
+        return bind(endpoint, identity, tls, principals, null);
+    }
+
+    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
+                          TlsPrincipalHandler principals, ListenerSasl sasl) throws IOException, InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
@@ -118,12 +136,18 @@ public final class NetworkServer implements AutoCloseable {
                         if (tls != null) {
                             // Outermost, so that the limits and frames see plaintext; regions become buffers.
                             channel.pipeline().addFirst("tls", tls.newHandler(channel.alloc()))
-                                    .addLast("principal", principals)
                                     .addLast("file-regions", FileRegionCopier.INSTANCE);
+                        }
+                        if (principals != null) {
+                            channel.pipeline().addLast("principal", principals);
                         }
                         channel.pipeline()
                                 .addLast("limits", connectionLimiter)
-                                .addLast("frames", new FrameDecoder(maxFrameBytes))
+                                .addLast("frames", new FrameDecoder(maxFrameBytes));
+                        if (sasl != null) {
+                            channel.pipeline().addLast("sasl", new SaslGate(sasl, failedLogins));
+                        }
+                        channel.pipeline()
                                 .addLast("requests", new RequestDispatcher(registry, apiVersions, observer,
                                         new InFlightRequests(limits.queuedMaxRequests(), inFlightTotal), identity));
                         connections.add(channel);

@@ -16,14 +16,12 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void eachSaslProtocolByItsOwnNameIsRefusedNamingTheListener() {
-        for (String protocol : new String[] {"SASL_PLAINTEXT", "SASL_SSL"}) {
-            String listener = protocol + "://127.0.0.1:9093";
-            assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092," + listener)))
-                    .isInstanceOf(ConfigException.class)
-                    .hasMessageContaining("listener " + listener + " in listeners uses security protocol " + protocol)
-                    .hasMessageContaining("does not support");
-        }
+    void listenersOfEveryProtocolAfterAPlaintextOneAreAccepted() {
+        BrokerConfig config = new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092,SSL://127.0.0.1:9093,"
+                + "SASL_PLAINTEXT://127.0.0.1:9094,SASL_SSL://127.0.0.1:9095"));
+
+        assertThat(config.listeners()).extracting(config::securityProtocolOf)
+                .containsExactly("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
     }
 
     @Test
@@ -35,7 +33,8 @@ class ListenerSecurityTest {
 
     @Test
     void tlsWhereOtherNodesConnectIsRefused() {
-        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092")))
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners",
+                "SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092")))
                 .hasMessageContaining("listener SSL://127.0.0.1:9093, which other brokers or controllers connect to, "
                         + "uses security protocol SSL");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("process.roles", "broker,controller", "node.id", "1",
@@ -47,10 +46,10 @@ class ListenerSecurityTest {
 
     @Test
     void aCustomNameTakesItsProtocolFromTheMap() {
-        Map<String, String> secure = Map.of("listeners", "CLIENTS://127.0.0.1:9092",
-                "listener.security.protocol.map", "CLIENTS:SASL_SSL");
-        assertThatThrownBy(() -> new BrokerConfig(secure))
-                .hasMessageContaining("listener CLIENTS://127.0.0.1:9092 in listeners uses security protocol SASL_SSL");
+        BrokerConfig secure = new BrokerConfig(Map.of("listeners",
+                "PLAINTEXT://127.0.0.1:9092,CLIENTS://127.0.0.1:9093",
+                "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CLIENTS:SASL_SSL"));
+        assertThat(secure.securityProtocolOf(secure.listeners().get(1))).isEqualTo("SASL_SSL");
 
         BrokerConfig plain = new BrokerConfig(Map.of("listeners", "clients://127.0.0.1:9092",
                 "listener.security.protocol.map", "CLIENTS:plaintext"));
@@ -58,7 +57,7 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void aMapThatRenamesPlaintextToASaslListenerIsRefused() {
+    void aMapThatRenamesPlaintextToASaslListenerIsRefusedWhereOtherNodesConnect() {
         // The name says PLAINTEXT, the map says SASL_SSL: the map wins, as in Kafka.
         assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
                 "listener.security.protocol.map", "PLAINTEXT:SASL_SSL")))
@@ -73,11 +72,11 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void advertisedListenersFollowTheSameRule() {
+    void theFirstAdvertisedListenerIsWhereOtherNodesConnect() {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "PLAINTEXT://127.0.0.1:9092",
                 "advertised.listeners", "SASL_SSL://broker.example.com:9093")))
-                .hasMessageContaining("listener SASL_SSL://broker.example.com:9093 in advertised.listeners uses "
-                        + "security protocol SASL_SSL");
+                .hasMessageContaining("listener SASL_SSL://broker.example.com:9093, which other brokers or "
+                        + "controllers connect to, uses security protocol SASL_SSL");
     }
 
     @Test

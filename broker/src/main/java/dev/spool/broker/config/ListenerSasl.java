@@ -1,0 +1,19 @@
+package dev.spool.broker.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Immutable: the SASL settings in force on one SASL listener ({@link SaslSettings#forListener}): its protocol
+ * (SASL_PLAINTEXT or SASL_SSL), the mechanisms it offers in order, and PLAIN's users and passwords. The passwords
+ * are left out of {@link #toString}.
+ */
+public record ListenerSasl(String listenerName, String securityProtocol, List<String> enabledMechanisms,
+                           Map<String, String> plainUsers) {
+
+    @Override
+    public String toString() {
+        return "ListenerSasl(" + listenerName + ", " + securityProtocol + ", " + enabledMechanisms + ", "
+                + plainUsers.size() + " PLAIN users)";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.spool.broker.network;
+
+import java.net.SocketAddress;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thread-safe: the failed SASL logins of the broker's listeners, logged at most once every {@value #LOG_EVERY_MS}
+ * ms with how many failed since, so that a client guessing passwords cannot flood the log.
+ */
+final class FailedLogins {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailedLogins.class);
+    private static final long LOG_EVERY_MS = 10_000;
+
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicLong lastLoggedMs = new AtomicLong(Long.MIN_VALUE);
+
+    void failed(String listenerName, SocketAddress client, String reason) {
+        long failed = count.incrementAndGet();
+        long now = System.currentTimeMillis();
+        long last = lastLoggedMs.get();
+        if (now - last >= LOG_EVERY_MS && lastLoggedMs.compareAndSet(last, now)) {
+            LOG.warn("Failed authentication with {} on listener {} ({}); {} failed logins since the broker started",
+                    client, listenerName, reason, failed);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.spool.broker.network;
+
+import dev.spool.broker.api.ConnectionIdentity;
+import dev.spool.broker.api.Principal;
+import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.security.PlainExchange;
+import dev.spool.broker.security.SaslExchange;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.RequestHeaderData;
+import dev.spool.protocol.message.ResponseHeaderData;
+import dev.spool.protocol.message.SaslAuthenticateRequestData;
+import dev.spool.protocol.message.SaslAuthenticateResponseData;
+import dev.spool.protocol.message.SaslHandshakeRequestData;
+import dev.spool.protocol.message.SaslHandshakeResponseData;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.MessageParseException;
+import dev.spool.protocol.types.ProtocolReader;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not thread-safe: one connection's, on its event loop. A SASL listener's connection until it authenticates, as
+ * Kafka's brokers keep it: ApiVersions passes through to the dispatcher; SaslHandshake names a mechanism the
+ * listener enables, then SaslAuthenticate carries the exchange (or, after a v0 handshake, the mechanism's messages
+ * travel as bare frames); anything else ends the connection unanswered, so no handler sees a request of a client
+ * that has not authenticated. A failed login is answered SASL_AUTHENTICATION_FAILED and the connection closed
+ * after {@value #FAILED_LOGIN_DELAY_MS} ms (Kafka's {@code connection.failed.authentication.delay.ms}), which
+ * slows a client guessing passwords. Once authenticated, the principal is {@code User:<name>} and every frame
+ * passes through.
+ */
+final class SaslGate extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SaslGate.class);
+    private static final long FAILED_LOGIN_DELAY_MS = 100;
+    private static final int HEADER_PEEK_BYTES = 4;
+    private static final short RAW_TOKENS_VERSION = 0;
+
+    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, FAILED }
+
+    private final ListenerSasl sasl;
+    private final FailedLogins failures;
+    private State state = State.HANDSHAKE;
+    private SaslExchange exchange;
+
+    SaslGate(ListenerSasl sasl, FailedLogins failures) {
+        this.sasl = sasl;
+        this.failures = failures;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (state == State.DONE) {
+            ctx.fireChannelRead(message);
+            return;
+        }
+        ByteBuf frame = (ByteBuf) message;
+        try {
+            if (state == State.FAILED) {
+                return; // closing: what was read after the failure is dropped
+            }
+            if (state == State.RAW_TOKENS) {
+                byte[] token = new byte[frame.readableBytes()];
+                frame.readBytes(token);
+                evaluateRawToken(ctx, token);
+                return;
+            }
+            ApiKey apiKey = frame.readableBytes() < HEADER_PEEK_BYTES ? null
+                    : ApiKey.forId(frame.getShort(frame.readerIndex()));
+            if (apiKey == ApiKey.API_VERSIONS) {
+                ctx.fireChannelRead(frame.retain());
+                return;
+            }
+            if (apiKey == ApiKey.SASL_HANDSHAKE && state == State.HANDSHAKE
+                    || apiKey == ApiKey.SASL_AUTHENTICATE && state == State.AUTHENTICATE) {
+                answer(ctx, apiKey, frame);
+                return;
+            }
+            close(ctx, (apiKey == null ? "an unknown request" : apiKey + " request") + " in SASL state " + state
+                    + ": a client must authenticate first");
+        } catch (MessageParseException | IndexOutOfBoundsException e) {
+            close(ctx, "malformed SASL request: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void answer(ChannelHandlerContext ctx, ApiKey apiKey, ByteBuf frame) {
+        short version = frame.getShort(frame.readerIndex() + 2);
+        if (version < apiKey.lowestVersion || version > apiKey.highestVersion) {
+            close(ctx, apiKey + " v" + version + " is not supported");
+            return;
+        }
+        ProtocolReader reader = new ProtocolReader(frame.nioBuffer());
+        RequestHeaderData header = new RequestHeaderData(reader, apiKey.requestHeaderVersion(version));
+        Message request = apiKey.newRequest();
+        request.read(reader, version);
+        if (apiKey == ApiKey.SASL_HANDSHAKE) {
+            handshake(ctx, (SaslHandshakeRequestData) request, version, header.correlationId());
+        } else {
+            authenticate(ctx, (SaslAuthenticateRequestData) request, version, header.correlationId());
+        }
+    }
+
+    private void handshake(ChannelHandlerContext ctx, SaslHandshakeRequestData request, short version,
+                           int correlationId) {
+        String mechanism = request.mechanism();
+        SaslHandshakeResponseData response = new SaslHandshakeResponseData()
+                .setMechanisms(sasl.enabledMechanisms());
+        if (!sasl.enabledMechanisms().contains(mechanism)) {
+            write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId,
+                    response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        exchange = new PlainExchange(sasl.plainUsers());
+        state = version == RAW_TOKENS_VERSION ? State.RAW_TOKENS : State.AUTHENTICATE;
+        write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
+    }
+
+    private void authenticate(ChannelHandlerContext ctx, SaslAuthenticateRequestData request, short version,
+                              int correlationId) {
+        SaslExchange.Step step = exchange.evaluate(request.authBytes());
+        SaslAuthenticateResponseData response = new SaslAuthenticateResponseData().setAuthBytes(step.challenge())
+                .setSessionLifetimeMs(0);
+        if (step.isFailed()) {
+            fail(ctx, step.failure(), write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response
+                    .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(step.failure())));
+            return;
+        }
+        if (step.isComplete()) {
+            authenticated(ctx, step.authenticatedUser());
+        }
+        write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
+    }
+
+    /** After a v0 handshake: the mechanism's message as a bare frame, answered with a bare (size-prefixed) one. */
+    private void evaluateRawToken(ChannelHandlerContext ctx, byte[] token) {
+        SaslExchange.Step step = exchange.evaluate(token);
+        if (step.isFailed()) {
+            fail(ctx, step.failure(), null);
+            return;
+        }
+        if (step.isComplete()) {
+            authenticated(ctx, step.authenticatedUser());
+        }
+        ByteBuf challenge = ctx.alloc().buffer(4 + step.challenge().length);
+        challenge.writeInt(step.challenge().length).writeBytes(step.challenge());
+        ctx.writeAndFlush(challenge);
+    }
+
+    private void authenticated(ChannelHandlerContext ctx, String user) {
+        state = State.DONE;
+        ctx.pipeline().get(RequestDispatcher.class).identify(new ConnectionIdentity(sasl.listenerName(),
+                sasl.securityProtocol(), new Principal("User", user)));
+    }
+
+    /** Closes the connection {@value #FAILED_LOGIN_DELAY_MS} ms after the answer (if any) is sent. */
+    private void fail(ChannelHandlerContext ctx, String reason, ChannelFuture answered) {
+        failures.failed(sasl.listenerName(), ctx.channel().remoteAddress(), reason);
+        state = State.FAILED;
+        exchange = null;
+        ctx.channel().config().setAutoRead(false);
+        Runnable closeLater = () -> ctx.executor().schedule(() -> ctx.close(), FAILED_LOGIN_DELAY_MS,
+                TimeUnit.MILLISECONDS);
+        if (answered == null) {
+            closeLater.run();
+        } else {
+            answered.addListener(sent -> closeLater.run());
+        }
+    }
+
+    private static ChannelFuture write(ChannelHandlerContext ctx, ApiKey apiKey, short version, int correlationId,
+                                       Message body) {
+        ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
+        short headerVersion = apiKey.responseHeaderVersion(version);
+        int size = header.size(headerVersion) + body.size(version);
+        ByteBufWriter writer = new ByteBufWriter(ctx.alloc().buffer(4 + size));
+        try {
+            writer.writeInt32(size);
+            header.write(writer, headerVersion);
+            body.write(writer, version);
+        } catch (RuntimeException e) {
+            writer.discard();
+            throw e;
+        }
+        writer.finish().writeTo(ctx);
+        // Completes once the answer before it is written.
+        return ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+    }
+
+    private static void close(ChannelHandlerContext ctx, String reason) {
+        LOG.info("Closing connection from {}: {}", ctx.channel().remoteAddress(), reason);
+        ctx.close();
+    }
+}
