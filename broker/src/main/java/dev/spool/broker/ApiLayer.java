@@ -4,6 +4,7 @@ import dev.spool.broker.api.AlterPartitionHandler;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.BrokerLifecycleHandler;
+import dev.spool.broker.api.ClientQuotasHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
 import dev.spool.broker.api.ControllerForwarding;
@@ -17,6 +18,7 @@ import dev.spool.broker.api.MetadataHandler;
 import dev.spool.broker.api.RaftVoterHandler;
 import dev.spool.broker.api.ReassignmentsHandler;
 import dev.spool.broker.api.SaslApis;
+import dev.spool.broker.api.ScramCredentialsHandler;
 import dev.spool.broker.api.TopicsHandler;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.ClusterSettings;
@@ -55,7 +57,8 @@ final class ApiLayer {
     private static final List<ApiKey> FORWARDED_TO_CONTROLLER = List.of(ApiKey.CREATE_TOPICS, ApiKey.DELETE_TOPICS,
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
             ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS,
-            ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS);
+            ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS,
+            ApiKey.ALTER_USER_SCRAM_CREDENTIALS);
     /** Of those, what only reads the metadata: answered here while no active controller is known. */
     private static final List<ApiKey> READ_ONLY = List.of(ApiKey.LIST_PARTITION_REASSIGNMENTS);
 
@@ -124,6 +127,8 @@ final class ApiLayer {
         new ReassignmentsHandler(metadata, metadataLayer.configLayers).registerIn(registry);
         new GroupHandler(coordinators.groups).registerIn(registry);
         new SaslApis().registerIn(registry);
+        new ScramCredentialsHandler(metadata).registerIn(registry);
+        new ClientQuotasHandler().registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image, coordinators.transactionPartitions)
                 .registerIn(registry);
         if (metadataLayer.isCluster()) {

@@ -88,7 +88,8 @@ final class NetworkLayer implements AutoCloseable {
                 ServerTls listenerTls = tls.get(listener.listenerName());
                 ListenerSasl listenerSasl = sasl.get(listener.listenerName());
                 if (listenerSasl != null) {
-                    bound.add(network.bindSasl(listener, listenerSasl, listenerTls));
+                    bound.add(network.bindSasl(listener, listenerSasl, listenerTls,
+                            (user, mechanism) -> metadata.metadata.image().scramCredential(user, mechanism)));
                 } else if (listenerTls != null) {
                     bound.add(network.bindTls(listener, listenerTls));
                 } else {

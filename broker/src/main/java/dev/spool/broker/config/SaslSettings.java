@@ -13,8 +13,8 @@ import java.util.Map;
 public final class SaslSettings {
 
     public static final ConfigKey<String> ENABLED_MECHANISMS = ConfigKey.list("sasl.enabled.mechanisms", "GSSAPI",
-            "The SASL mechanisms SASL listeners offer; Spool serves PLAIN (GSSAPI, Kafka's default, is not "
-                    + "served: a SASL listener must name its mechanisms).");
+            "The SASL mechanisms SASL listeners offer; Spool serves PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 "
+                    + "(GSSAPI, Kafka's default, is not served: a SASL listener must name its mechanisms).");
     /** Only ever set per listener and mechanism; declared for its type and doc. */
     public static final ConfigKey<String> JAAS_CONFIG = ConfigKey.password("sasl.jaas.config",
             "Set as listener.name.<listener>.<mechanism>.sasl.jaas.config: for PLAIN, Kafka's PlainLoginModule "
@@ -23,6 +23,8 @@ public final class SaslSettings {
     public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG);
 
     private static final String LISTENER_PREFIX = "listener.name.";
+    /** SCRAM's users are the credentials in the metadata (kafka-configs --entity-type users), PLAIN's the JAAS's. */
+    private static final List<String> SERVED = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
 
     private SaslSettings() {
     }
@@ -64,10 +66,10 @@ public final class SaslSettings {
             plainUsers = PlainJaasUsers.parse(name, jaas);
         }
         for (String mechanism : mechanisms) {
-            if (!mechanism.equals("PLAIN")) {
+            if (!SERVED.contains(mechanism)) {
                 throw new ConfigException("listener " + listenerName + " enables SASL mechanism " + mechanism
-                        + ", which Spool does not support yet (it serves PLAIN); it does not start rather than "
-                        + "leave the listener's clients unable to authenticate");
+                        + ", which Spool does not support yet (it serves " + String.join(", ", SERVED) + "); it "
+                        + "does not start rather than leave the listener's clients unable to authenticate");
             }
         }
         return new ListenerSasl(listenerName, securityProtocol, mechanisms, plainUsers);

@@ -7,9 +7,11 @@ import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
 import dev.spool.protocol.metadata.RegisterBrokerRecordData;
 import dev.spool.protocol.metadata.RemoveTopicRecordData;
+import dev.spool.protocol.metadata.RemoveUserScramCredentialRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
 import dev.spool.protocol.metadata.UnfenceBrokerRecordData;
 import dev.spool.protocol.metadata.UnregisterBrokerRecordData;
+import dev.spool.protocol.metadata.UserScramCredentialRecordData;
 import dev.spool.protocol.types.Uuid;
 import java.util.Collection;
 import java.util.Collections;
@@ -20,26 +22,30 @@ import java.util.TreeMap;
 
 /**
  * The cluster as the metadata log says it is after applying every record up to {@link #offset()}:
- * topics by name and id, config overrides by resource, the registered brokers, and the next free producer id. Built only
+ * topics by name and id, config overrides by resource, the registered brokers, users' SCRAM credentials, and the next
+ * free producer id. Built only
  * by applying records (restart = replay). Immutable: readers on any thread share an image while the
  * metadata thread builds the next one.
  */
 public final class MetadataImage {
 
     public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(),
-            new TreeMap<>(), 0L, -1L);
+            new TreeMap<>(), new TreeMap<>(), 0L, -1L);
 
     private final Map<String, TopicImage> topicsByName;
     private final Map<Uuid, TopicImage> topicsById;
     private final Map<ConfigResource, Map<String, String>> configs;
     private final Map<Integer, BrokerRegistration> brokers;
+    /** SCRAM credentials by user, then mechanism id. */
+    private final Map<String, Map<Byte, ScramCredential>> scramCredentials;
     private final long nextProducerId;
     private final long offset;
 
     private MetadataImage(Map<String, TopicImage> topicsByName, Map<Uuid, TopicImage> topicsById,
                           Map<ConfigResource, Map<String, String>> configs, Map<Integer, BrokerRegistration> brokers,
-                          long nextProducerId, long offset) {
+                          Map<String, Map<Byte, ScramCredential>> scramCredentials, long nextProducerId, long offset) {
         this.topicsByName = Collections.unmodifiableMap(topicsByName);
+        this.scramCredentials = Collections.unmodifiableMap(scramCredentials);
         this.topicsById = Collections.unmodifiableMap(topicsById);
         this.configs = Collections.unmodifiableMap(configs);
         this.brokers = Collections.unmodifiableMap(brokers);
@@ -83,6 +89,16 @@ public final class MetadataImage {
         return configs;
     }
 
+    /** Every user's SCRAM credentials, by user (sorted), then mechanism id. */
+    public Map<String, Map<Byte, ScramCredential>> scramCredentials() {
+        return scramCredentials;
+    }
+
+    /** A user's credential for a SCRAM mechanism (its id), or null. */
+    public ScramCredential scramCredential(String user, byte mechanism) {
+        return scramCredentials.getOrDefault(user, Map.of()).get(mechanism);
+    }
+
     /** The first producer id not yet handed out (ProducerIdsRecord). */
     public long nextProducerId() {
         return nextProducerId;
@@ -99,6 +115,7 @@ public final class MetadataImage {
         HashMap<Uuid, TopicImage> byId = new HashMap<>(topicsById);
         HashMap<ConfigResource, Map<String, String>> newConfigs = new HashMap<>(configs);
         TreeMap<Integer, BrokerRegistration> newBrokers = new TreeMap<>(brokers);
+        TreeMap<String, Map<Byte, ScramCredential>> newScram = new TreeMap<>(scramCredentials);
         // The partitions of the topics these records touch, changed in place and made immutable once at the end:
         // a topic created with N partitions is N records, and copying its partitions per record cost O(N^2).
         HashMap<Uuid, TreeMap<Integer, PartitionImage>> changedPartitions = new HashMap<>();
@@ -137,6 +154,23 @@ public final class MetadataImage {
                         (id, broker) -> broker.withFenced(false));
                 case PRODUCER_IDS_RECORD -> producerId = Math.max(producerId,
                         ((ProducerIdsRecordData) record.data()).nextProducerId());
+                case USER_SCRAM_CREDENTIAL_RECORD -> {
+                    UserScramCredentialRecordData scram = (UserScramCredentialRecordData) record.data();
+                    Map<Byte, ScramCredential> ofUser = new TreeMap<>(newScram.getOrDefault(scram.name(), Map.of()));
+                    ofUser.put(scram.mechanism(), new ScramCredential(scram.mechanism(), scram.salt(),
+                            scram.storedKey(), scram.serverKey(), scram.iterations()));
+                    newScram.put(scram.name(), Collections.unmodifiableMap(ofUser));
+                }
+                case REMOVE_USER_SCRAM_CREDENTIAL_RECORD -> {
+                    RemoveUserScramCredentialRecordData removed = (RemoveUserScramCredentialRecordData) record.data();
+                    Map<Byte, ScramCredential> ofUser = new TreeMap<>(newScram.getOrDefault(removed.name(), Map.of()));
+                    ofUser.remove(removed.mechanism());
+                    if (ofUser.isEmpty()) {
+                        newScram.remove(removed.name());
+                    } else {
+                        newScram.put(removed.name(), Collections.unmodifiableMap(ofUser));
+                    }
+                }
                 default -> {
                     // Records of features Spool does not have yet (ACLs, quotas, brokers of a quorum) change nothing.
                 }
@@ -148,7 +182,7 @@ public final class MetadataImage {
             byName.put(updated.name(), updated);
             byId.put(topicId, updated);
         });
-        return new MetadataImage(byName, byId, newConfigs, newBrokers, producerId, lastOffset);
+        return new MetadataImage(byName, byId, newConfigs, newBrokers, newScram, producerId, lastOffset);
     }
 
     private static BrokerRegistration registration(RegisterBrokerRecordData record) {

@@ -5,6 +5,7 @@ import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.protocol.metadata.ConfigRecordData;
+import dev.spool.protocol.metadata.UserScramCredentialRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
@@ -88,6 +89,11 @@ public final class MetadataSnapshot {
         for (BrokerRegistration broker : image.brokers().values()) {
             records.add(BrokerRegistrations.recordOf(broker));
         }
+        image.scramCredentials().forEach((user, credentials) -> credentials.values().forEach(credential ->
+                records.add(VersionedRecord.of(MetadataRecordType.USER_SCRAM_CREDENTIAL_RECORD,
+                        new UserScramCredentialRecordData().setName(user).setMechanism(credential.mechanism())
+                                .setSalt(credential.salt()).setStoredKey(credential.storedKey())
+                                .setServerKey(credential.serverKey()).setIterations(credential.iterations())))));
         if (image.nextProducerId() > 0) {
             records.add(VersionedRecord.of(MetadataRecordType.PRODUCER_IDS_RECORD,
                     new ProducerIdsRecordData().setNextProducerId(image.nextProducerId())));

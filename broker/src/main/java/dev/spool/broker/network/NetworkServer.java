@@ -6,6 +6,7 @@ import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.metadata.ScramCredential;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -26,6 +27,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,10 +100,12 @@ public final class NetworkServer implements AutoCloseable {
      * connection's requests reach the handlers only once it has authenticated ({@link SaslGate}), and carry the
      * principal it authenticated as.
      */
-    public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls)
+    public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls,
+                             BiFunction<String, Byte, ScramCredential> scramCredentials)
             throws IOException, InterruptedException {
         return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), sasl.securityProtocol(),
-                Principal.ANONYMOUS), tls == null ? null : tls.context(), null, sasl);
+                Principal.ANONYMOUS), tls == null ? null : tls.context(), null,
+                () -> new SaslGate(sasl, scramCredentials, failedLogins));
     }
 
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
@@ -109,7 +114,8 @@ public final class NetworkServer implements AutoCloseable {
     }
 
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
-                          TlsPrincipalHandler principals, ListenerSasl sasl) throws IOException, InterruptedException {
+                          TlsPrincipalHandler principals, Supplier<SaslGate> sasl)
+            throws IOException, InterruptedException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
@@ -145,7 +151,7 @@ public final class NetworkServer implements AutoCloseable {
                                 .addLast("limits", connectionLimiter)
                                 .addLast("frames", new FrameDecoder(maxFrameBytes));
                         if (sasl != null) {
-                            channel.pipeline().addLast("sasl", new SaslGate(sasl, failedLogins));
+                            channel.pipeline().addLast("sasl", sasl.get());
                         }
                         channel.pipeline()
                                 .addLast("requests", new RequestDispatcher(registry, apiVersions, observer,

@@ -3,8 +3,11 @@ package dev.spool.broker.network;
 import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.metadata.ScramCredential;
 import dev.spool.broker.security.PlainExchange;
 import dev.spool.broker.security.SaslExchange;
+import dev.spool.broker.security.ScramExchange;
+import dev.spool.broker.security.ScramMechanism;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.RequestHeaderData;
@@ -23,6 +26,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +50,15 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, FAILED }
 
     private final ListenerSasl sasl;
+    private final BiFunction<String, Byte, ScramCredential> scramCredentials;
     private final FailedLogins failures;
     private State state = State.HANDSHAKE;
     private SaslExchange exchange;
 
-    SaslGate(ListenerSasl sasl, FailedLogins failures) {
+    /** {@code scramCredentials} gives a user's SCRAM credential for a mechanism id, or null. */
+    SaslGate(ListenerSasl sasl, BiFunction<String, Byte, ScramCredential> scramCredentials, FailedLogins failures) {
         this.sasl = sasl;
+        this.scramCredentials = scramCredentials;
         this.failures = failures;
     }
 
@@ -120,7 +127,8 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        exchange = new PlainExchange(sasl.plainUsers());
+        ScramMechanism scram = ScramMechanism.ofSaslName(mechanism);
+        exchange = scram != null ? new ScramExchange(scram, scramCredentials) : new PlainExchange(sasl.plainUsers());
         state = version == RAW_TOKENS_VERSION ? State.RAW_TOKENS : State.AUTHENTICATE;
         write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
     }

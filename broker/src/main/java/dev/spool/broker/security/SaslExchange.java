@@ -13,6 +13,14 @@ public interface SaslExchange {
             return new Step(new byte[0], user, null);
         }
 
+        static Step succeeded(String user, byte[] lastChallenge) {
+            return new Step(lastChallenge, user, null);
+        }
+
+        static Step challenge(byte[] challenge) {
+            return new Step(challenge, null, null);
+        }
+
         static Step failed(String reason) {
             return new Step(new byte[0], null, reason);
         }
