@@ -44,7 +44,7 @@ final class NetworkLayer implements AutoCloseable {
             String protocol = config.securityProtocolOf(listener);
             if (protocol.equals("SSL") || protocol.equals("SASL_SSL")) {
                 String name = listener.listenerName();
-                tls.put(name, ServerTls.of(TlsSettings.forListener(config, name)));
+                tls.put(name, ServerTls.of(TlsSettings.forListener(config, name, protocol.equals("SASL_SSL"))));
             }
         }
         return tls;

@@ -116,6 +116,18 @@ class SaslPlainIT {
         assertThat(failure).as("a Metadata request before SASL").isInstanceOf(EOFException.class);
     }
 
+    /** Kafka's sasl.server.max.receive.size: before authenticating a client cannot make the broker hold 1 MB. */
+    @Test
+    void beforeAuthenticatingAFrameAbove512KibClosesTheConnectionAtItsSize() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", ports.get("SASL_PLAINTEXT"))) {
+            socket.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(1_000_000); // the size alone: a broker waiting for the frame would not answer in 10 s
+            out.flush();
+            assertThat(socket.getInputStream().read()).as("closed at once").isEqualTo(-1);
+        }
+    }
+
     @Test
     void onAListenerWithoutSaslTheSaslRequestsAreAnsweredIllegalState() throws Exception {
         SaslHandshakeResponse response = (SaslHandshakeResponse) RawRequest.send("127.0.0.1", ports.get("PLAINTEXT"),

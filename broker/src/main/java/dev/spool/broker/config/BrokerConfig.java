@@ -28,9 +28,9 @@ public final class BrokerConfig {
             "Endpoints given to clients in metadata; defaults to listeners (with the bound port).");
     public static final ConfigKey<String> LISTENER_SECURITY_PROTOCOL_MAP = ConfigKey.list(
             "listener.security.protocol.map", ListenerSecurity.DEFAULT_MAP,
-            "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol. Spool serves PLAINTEXT and SSL: "
-                    + "a listener that maps to SASL_PLAINTEXT or SASL_SSL, or to nothing, stops start-up, and so does "
-                    + "SSL on the listener other brokers connect to (the first) or on a controller listener.");
+            "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or "
+                    + "SASL_SSL. A listener that maps to nothing stops start-up, and so does any but PLAINTEXT on the "
+                    + "listener other brokers connect to (the first) or on a controller listener.");
     public static final ConfigKey<String> SECURITY_INTER_BROKER_PROTOCOL = ConfigKey.string(
             "security.inter.broker.protocol", "PLAINTEXT",
             "The protocol brokers speak to each other; Spool's brokers do not speak TLS or SASL to each other yet, so "
@@ -387,8 +387,9 @@ public final class BrokerConfig {
         Map<String, String> known = new TreeMap<>();
         java.util.SortedSet<String> unknown = new java.util.TreeSet<>();
         for (Map.Entry<String, String> entry : properties.entrySet()) {
-            if (isDeclared(entry.getKey())) {
-                known.put(entry.getKey(), entry.getValue());
+            String name = withLowerCaseListener(entry.getKey());
+            if (isDeclared(name)) {
+                known.put(name, entry.getValue());
             } else {
                 unknown.add(entry.getKey());
             }
@@ -460,6 +461,17 @@ public final class BrokerConfig {
             all.addAll(list);
         }
         return List.copyOf(all);
+    }
+
+    /**
+     * {@code listener.name.<listener>.<setting>} with the listener's name in lower case, as it is looked up: Kafka
+     * writes it so, and a setting written {@code listener.name.SSL...} must not silently miss its listener.
+     */
+    private static String withLowerCaseListener(String name) {
+        String prefix = "listener.name.";
+        int end = name.startsWith(prefix) ? name.indexOf('.', prefix.length()) : -1;
+        return end < 0 ? name : prefix + name.substring(prefix.length(), end).toLowerCase(java.util.Locale.ROOT)
+                + name.substring(end);
     }
 
     private static boolean isDeclared(String name) {

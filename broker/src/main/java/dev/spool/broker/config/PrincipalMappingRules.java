@@ -21,6 +21,8 @@ public final class PrincipalMappingRules {
     private static final Pattern RULE = Pattern.compile(
             "\\s*(?:(DEFAULT)|RULE:((?:\\\\.|[^\\\\/])*)/((?:\\\\.|[^\\\\/])*)/([LU]?))\\s*(?:,|$)");
 
+    private static final Pattern GROUP_REFERENCE = Pattern.compile("\\$(\\d+)");
+
     private record Rule(Pattern pattern, String replacement, String caseFlag) {
 
         /** Null for DEFAULT. */
@@ -32,7 +34,12 @@ public final class PrincipalMappingRules {
             if (!matcher.matches()) {
                 return Optional.empty();
             }
-            String mapped = matcher.replaceAll(replacement);
+            String mapped;
+            try {
+                mapped = matcher.replaceAll(replacement);
+            } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+                return Optional.empty(); // a replacement naming a group the pattern lacks maps nothing
+            }
             return Optional.of(switch (caseFlag) {
                 case "L" -> mapped.toLowerCase(Locale.ROOT);
                 case "U" -> mapped.toUpperCase(Locale.ROOT);
@@ -59,9 +66,21 @@ public final class PrincipalMappingRules {
                         "not DEFAULT or RULE:pattern/replacement/[LU] at '" + text.substring(end) + "'"));
             }
             try {
-                rules.add(matcher.group(1) != null ? new Rule(null, null, "")
-                        : new Rule(Pattern.compile(unescape(matcher.group(2))), unescape(matcher.group(3)),
-                        matcher.group(4)));
+                if (matcher.group(1) != null) {
+                    rules.add(new Rule(null, null, ""));
+                } else {
+                    Pattern pattern = Pattern.compile(unescape(matcher.group(2)));
+                    String replacement = unescape(matcher.group(3));
+                    Matcher groups = GROUP_REFERENCE.matcher(replacement);
+                    while (groups.find()) {
+                        if (Integer.parseInt(groups.group(1)) > pattern.matcher("").groupCount()) {
+                            throw new ConfigException(ConfigKey.invalid(TlsSettings.PRINCIPAL_MAPPING_RULES.name(),
+                                    setting, "'" + replacement + "' names group $" + groups.group(1) + ", which '"
+                                            + pattern + "' does not have"));
+                        }
+                    }
+                    rules.add(new Rule(pattern, replacement, matcher.group(4)));
+                }
             } catch (PatternSyntaxException e) {
                 throw new ConfigException(ConfigKey.invalid(TlsSettings.PRINCIPAL_MAPPING_RULES.name(), setting,
                         e.getDescription() + " in '" + matcher.group(2) + "'"));

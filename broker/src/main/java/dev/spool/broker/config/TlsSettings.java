@@ -18,8 +18,7 @@ public final class TlsSettings {
     public static final ConfigKey<String> KEYSTORE_PASSWORD = ConfigKey.password("ssl.keystore.password",
             "The key store's password (not used with PEM).");
     public static final ConfigKey<String> KEY_PASSWORD = ConfigKey.password("ssl.key.password",
-            "The password of the private key in the key store (or of ssl.keystore.key); defaults to the key "
-                    + "store's.");
+            "The password of the private key in the key store (defaults to the key store's) or of a PEM key.");
     public static final ConfigKey<String> KEYSTORE_KEY = ConfigKey.password("ssl.keystore.key",
             "The private key in PEM (PKCS#8), with ssl.keystore.type=PEM, instead of a key store file.");
     public static final ConfigKey<String> KEYSTORE_CERTIFICATE_CHAIN = ConfigKey.password(
@@ -40,7 +39,7 @@ public final class TlsSettings {
     public static final ConfigKey<String> ENABLED_PROTOCOLS = ConfigKey.list("ssl.enabled.protocols",
             "TLSv1.2,TLSv1.3", "The TLS versions a connection may use.");
     public static final ConfigKey<String> PROTOCOL = ConfigKey.string("ssl.protocol", "TLSv1.3",
-            "The TLS protocol of the SSL context (its highest version).");
+            "Accepted for Kafka's configurations; the versions a connection may use are ssl.enabled.protocols'.");
     public static final ConfigKey<String> CIPHER_SUITES = ConfigKey.list("ssl.cipher.suites", "",
             "The cipher suites a connection may use; empty allows every one the JDK enables.");
     public static final ConfigKey<String> PRINCIPAL_MAPPING_RULES = ConfigKey.list("ssl.principal.mapping.rules",
@@ -77,8 +76,15 @@ public final class TlsSettings {
         return ALL.stream().filter(key -> key.name().equals(setting)).findFirst().orElse(null);
     }
 
-    /** The TLS settings in force on the listener named {@code listenerName}. */
-    public static ListenerTls forListener(BrokerConfig config, String listenerName) {
+    /**
+     * The TLS settings in force on the listener named {@code listenerName}. On a SASL_SSL listener
+     * ({@code saslSsl}), clients authenticate with SASL: only the listener's own {@code ssl.client.auth} counts, as
+     * in Kafka (KIP-684), so that the plain setting meant for SSL listeners does not ask SASL clients for
+     * certificates.
+     */
+    public static ListenerTls forListener(BrokerConfig config, String listenerName, boolean saslSsl) {
+        String clientAuth = saslSsl ? config.explicitValues().getOrDefault(listenerName(listenerName, CLIENT_AUTH),
+                "none") : config.listenerValue(listenerName, CLIENT_AUTH);
         return new ListenerTls(listenerName, config.listenerValue(listenerName, KEYSTORE_TYPE),
                 config.listenerValue(listenerName, KEYSTORE_LOCATION),
                 config.listenerValue(listenerName, KEYSTORE_PASSWORD),
@@ -88,7 +94,7 @@ public final class TlsSettings {
                 config.listenerValue(listenerName, TRUSTSTORE_LOCATION),
                 config.listenerValue(listenerName, TRUSTSTORE_PASSWORD),
                 config.listenerValue(listenerName, TRUSTSTORE_CERTIFICATES),
-                config.listenerValue(listenerName, CLIENT_AUTH), csv(config.listenerValue(listenerName,
+                clientAuth, csv(config.listenerValue(listenerName,
                         ENABLED_PROTOCOLS)), config.listenerValue(listenerName, PROTOCOL),
                 csv(config.listenerValue(listenerName, CIPHER_SUITES)),
                 config.listenerValue(listenerName, PRINCIPAL_MAPPING_RULES));

@@ -151,12 +151,21 @@ public final class OffsetHandler implements ApiFamily {
     private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
                                                   boolean requireStable) {
         return coordinator.call(groupId, shard -> {
-            // require_stable: a read_committed consumer, which would process records twice from stale offsets.
-            Errors proof = requireStable && !DeliberateFault.is(DeliberateFault.COORDINATOR_READS_UNPROVEN)
+            Map<String, List<OffsetCommits.FetchedOffset>> offsets = shard.offsetCommits()
+                    .fetch(groupId, wanted, requireStable);
+            // require_stable: a read_committed consumer, which would process records twice from stale offsets. Not
+            // for an answer it retries anyway (UNSTABLE_OFFSET_COMMIT): each retry would write a record.
+            Errors proof = requireStable && !retried(offsets)
+                    && !DeliberateFault.is(DeliberateFault.COORDINATOR_READS_UNPROVEN)
                     ? shard.offsetCommits().proveLeadership(groupId) : Errors.NONE;
             return CompletableFuture.completedFuture(proof != Errors.NONE ? new GroupOffsets(Map.of(), proof)
-                    : new GroupOffsets(shard.offsetCommits().fetch(groupId, wanted, requireStable), Errors.NONE));
+                    : new GroupOffsets(offsets, Errors.NONE));
         }, error -> new GroupOffsets(Map.of(), error));
+    }
+
+    private static boolean retried(Map<String, List<OffsetCommits.FetchedOffset>> offsets) {
+        return offsets.values().stream().flatMap(List::stream)
+                .anyMatch(offset -> offset.error() == Errors.UNSTABLE_OFFSET_COMMIT);
     }
 
     private CompletableFuture<OffsetFetchResponseData> fetchOne(OffsetFetchRequestData request, short version) {

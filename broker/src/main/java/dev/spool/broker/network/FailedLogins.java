@@ -15,15 +15,24 @@ final class FailedLogins {
     private static final long LOG_EVERY_MS = 10_000;
 
     private final AtomicLong count = new AtomicLong();
-    private final AtomicLong lastLoggedMs = new AtomicLong(Long.MIN_VALUE);
+    private static final long NEVER = Long.MIN_VALUE;
 
-    void failed(String listenerName, SocketAddress client, String reason) {
+    private final AtomicLong lastLoggedMs = new AtomicLong(NEVER);
+
+    /** Counts a failed login; true when it was logged. */
+    boolean failed(String listenerName, SocketAddress client, String reason) {
+        return failed(listenerName, client, reason, System.nanoTime() / 1_000_000);
+    }
+
+    boolean failed(String listenerName, SocketAddress client, String reason, long nowMs) {
         long failed = count.incrementAndGet();
-        long now = System.currentTimeMillis();
         long last = lastLoggedMs.get();
-        if (now - last >= LOG_EVERY_MS && lastLoggedMs.compareAndSet(last, now)) {
+        // NEVER is compared, not subtracted: now - Long.MIN_VALUE overflows.
+        if ((last == NEVER || nowMs - last >= LOG_EVERY_MS) && lastLoggedMs.compareAndSet(last, nowMs)) {
             LOG.warn("Failed authentication with {} on listener {} ({}); {} failed logins since the broker started",
                     client, listenerName, reason, failed);
+            return true;
         }
+        return false;
     }
 }

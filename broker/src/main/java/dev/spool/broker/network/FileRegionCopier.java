@@ -1,15 +1,16 @@
 package dev.spool.broker.network;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageEncoder;
 import java.util.List;
 
 /**
- * Stateless, so shared by every TLS connection: turns the segment file regions of a fetch answer into buffers,
- * since TLS encrypts in the JVM and cannot hand the kernel a file to send (Kafka's TLS listeners copy too).
- * The region is released by the encoder once copied.
+ * Stateless, so shared by every TLS connection: turns the segment file regions of a fetch answer into
+ * {@link SegmentChunks}, read a chunk at a time as the socket takes them (a {@code ChunkedWriteHandler} nearer the
+ * socket pulls them), since TLS encrypts in the JVM and cannot hand the kernel a file to send (Kafka's TLS
+ * listeners copy too). A chunk at a time: a region may be as large as the fetch's max bytes, which the client
+ * chooses, and must not be held in memory whole.
  */
 @Sharable
 final class FileRegionCopier extends MessageToMessageEncoder<SegmentFileRegion> {
@@ -21,15 +22,8 @@ final class FileRegionCopier extends MessageToMessageEncoder<SegmentFileRegion> 
     }
 
     @Override
-    protected void encode(ChannelHandlerContext ctx, SegmentFileRegion region, List<Object> out) throws Exception {
-        // A fetch answer's regions are bounded by fetch.max.bytes, an int.
-        ByteBuf copy = ctx.alloc().heapBuffer((int) region.count());
-        try {
-            region.readInto(copy);
-        } catch (Exception e) {
-            copy.release();
-            throw e;
-        }
-        out.add(copy);
+    protected void encode(ChannelHandlerContext ctx, SegmentFileRegion region, List<Object> out) {
+        region.retain(); // the encoder releases the message it encoded; the chunks release theirs when done
+        out.add(new SegmentChunks(region));
     }
 }

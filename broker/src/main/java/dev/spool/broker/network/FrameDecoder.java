@@ -19,9 +19,27 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private static final int SIZE_FIELD_BYTES = 4;
 
     private final int maxFrameBytes;
+    /** Below maxFrameBytes until a SASL connection authenticates ({@link #limitUntilAuthenticated}). */
+    private int limit;
+    private String limitName = "socket.request.max.bytes";
 
     public FrameDecoder(int maxFrameBytes) {
         this.maxFrameBytes = maxFrameBytes;
+        this.limit = maxFrameBytes;
+    }
+
+    /**
+     * Frames of a connection that has not authenticated are at most {@code bytes} (Kafka's
+     * {@code sasl.server.max.receive.size}): an unauthenticated client cannot make the broker hold large frames.
+     */
+    void limitUntilAuthenticated(int bytes) {
+        limit = Math.min(bytes, maxFrameBytes);
+        limitName = "the limit before SASL authentication";
+    }
+
+    void authenticated() {
+        limit = maxFrameBytes;
+        limitName = "socket.request.max.bytes";
     }
 
     @Override
@@ -30,9 +48,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             return;
         }
         int size = in.getInt(in.readerIndex());
-        if (size < 0 || size > maxFrameBytes) {
-            LOG.warn("Closing connection from {}: request frame of {} bytes, socket.request.max.bytes is {}",
-                    ctx.channel().remoteAddress(), size, maxFrameBytes);
+        if (size < 0 || size > limit) {
+            LOG.warn("Closing connection from {}: request frame of {} bytes, {} is {}",
+                    ctx.channel().remoteAddress(), size, limitName, limit);
             in.skipBytes(in.readableBytes());
             ctx.close();
             return;

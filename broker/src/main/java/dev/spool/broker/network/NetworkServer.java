@@ -18,6 +18,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
@@ -91,8 +92,8 @@ public final class NetworkServer implements AutoCloseable {
      */
     public Endpoint bindTls(Endpoint endpoint, ServerTls tls) throws IOException, InterruptedException {
         TlsPrincipalHandler principals = new TlsPrincipalHandler(endpoint.listenerName(), tls.principalRules());
-        return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), "SSL", Principal.ANONYMOUS),
-                tls.context(), principals);
+        // No identity until the handshake names the principal: a frame before that is refused (RequestDispatcher).
+        return bind(endpoint, null, tls.context(), principals);
     }
 
     /**
@@ -142,6 +143,7 @@ public final class NetworkServer implements AutoCloseable {
                         if (tls != null) {
                             // Outermost, so that the limits and frames see plaintext; regions become buffers.
                             channel.pipeline().addFirst("tls", tls.newHandler(channel.alloc()))
+                                    .addAfter("tls", "chunks", new ChunkedWriteHandler())
                                     .addLast("file-regions", FileRegionCopier.INSTANCE);
                         }
                         if (principals != null) {

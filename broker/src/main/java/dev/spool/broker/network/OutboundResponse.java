@@ -1,6 +1,7 @@
 package dev.spool.broker.network;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.FileRegion;
 import io.netty.util.ReferenceCountUtil;
@@ -29,10 +30,18 @@ final class OutboundResponse {
         return new OutboundResponse(pieces.toArray());
     }
 
-    /** Writes every piece (the channel releases each once sent); the caller flushes. */
+    /**
+     * Writes every piece (the channel releases each once sent); the caller flushes. A file region that cannot be
+     * sent (its segment gone, or, under TLS, a read failing) closes the connection: the frame's size and header are
+     * out already, so the client could only read garbage after them.
+     */
     void writeTo(ChannelHandlerContext ctx) {
         for (Object piece : pieces) {
-            ctx.write(piece);
+            if (piece instanceof FileRegion) {
+                ctx.write(piece).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+            } else {
+                ctx.write(piece);
+            }
         }
     }
 

@@ -37,7 +37,10 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     private final ResponseQueue responses = new ResponseQueue();
     private final RequestObserver observer;
     private final InFlightRequests inFlight;
-    /** Changed only on the event loop: a TLS connection's principal is known once its handshake is done. */
+    /**
+     * Changed only on the event loop: a TLS connection's principal is known once its handshake is done; null until
+     * then, and no request is dispatched while it is.
+     */
     private ConnectionIdentity identity;
 
     public RequestDispatcher(ApiRegistry registry, ApiVersionsHandler apiVersions) {
@@ -91,6 +94,11 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     /** Returns true when a handler took the frame, which is then released when its answer comes. */
     private boolean dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
         long receivedNanos = System.nanoTime();
+        if (identity == null) {
+            // A TLS connection whose principal was never named: its certificate mapped to none (it is closing).
+            closeWithReason(ctx, "request from a connection without a principal");
+            return false;
+        }
         if (frame.readableBytes() < HEADER_PEEK_BYTES) {
             closeWithReason(ctx, "request frame of " + frame.readableBytes() + " bytes has no header");
             return false;

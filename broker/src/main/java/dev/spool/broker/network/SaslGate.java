@@ -44,6 +44,8 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(SaslGate.class);
     private static final long FAILED_LOGIN_DELAY_MS = 100;
+    /** Kafka's {@code sasl.server.max.receive.size} default. */
+    private static final int MAX_FRAME_BEFORE_AUTHENTICATION = 524_288;
     private static final int HEADER_PEEK_BYTES = 4;
     private static final short RAW_TOKENS_VERSION = 0;
 
@@ -60,6 +62,11 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
         this.sasl = sasl;
         this.scramCredentials = scramCredentials;
         this.failures = failures;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        ctx.pipeline().get(FrameDecoder.class).limitUntilAuthenticated(MAX_FRAME_BEFORE_AUTHENTICATION);
     }
 
     @Override
@@ -166,6 +173,7 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
 
     private void authenticated(ChannelHandlerContext ctx, String user) {
         state = State.DONE;
+        ctx.pipeline().get(FrameDecoder.class).authenticated();
         ctx.pipeline().get(RequestDispatcher.class).identify(new ConnectionIdentity(sasl.listenerName(),
                 sasl.securityProtocol(), new Principal("User", user)));
     }

@@ -24,12 +24,11 @@ final class SegmentFileRegion extends DefaultFileRegion {
         this.channel = channel;
     }
 
-    /** Reads the region's bytes into {@code target} (where TLS stops a sendfile): as many as it has room for. */
-    void readInto(ByteBuf target) throws IOException {
-        long remaining = count();
-        while (remaining > 0 && target.isWritable()) {
-            int read = target.writeBytes(channel, position() + count() - remaining,
-                    (int) Math.min(remaining, target.writableBytes()));
+    /** Reads {@code length} bytes of the region from {@code offset} into {@code target} (where TLS stops a sendfile). */
+    void readInto(ByteBuf target, long offset, int length) throws IOException {
+        int remaining = length;
+        while (remaining > 0) {
+            int read = target.writeBytes(channel, position() + offset + length - remaining, remaining);
             if (read < 0) {
                 throw new EOFException("segment file ended " + remaining + " bytes before the region's end");
             }

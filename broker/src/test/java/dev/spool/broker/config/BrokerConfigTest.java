@@ -92,12 +92,16 @@ class BrokerConfigTest {
     @Test
     void aTlsSettingForOneListenerWinsThereAndSecretsAreNeverLogged() {
         BrokerConfig config = new BrokerConfig(Map.of("ssl.client.auth", "required",
-                "listener.name.internal.ssl.client.auth", "none", "ssl.keystore.password", "s3cret",
-                "listener.name.internal.ssl.key.password", "k3y"));
+                "listener.name.INTERNAL.ssl.client.auth", "none", "ssl.keystore.password", "s3cret",
+                "listener.name.internal.ssl.key.password", "k3y", "listener.name.sasl_ssl.ssl.client.auth", "requested"));
 
-        assertThat(TlsSettings.forListener(config, "INTERNAL").clientAuth()).isEqualTo("none");
-        assertThat(TlsSettings.forListener(config, "SSL").clientAuth()).isEqualTo("required");
-        assertThat(TlsSettings.forListener(config, "INTERNAL").keystorePassword()).isEqualTo("s3cret");
+        assertThat(TlsSettings.forListener(config, "INTERNAL", false).clientAuth())
+                .as("the listener's own, whatever the case it was written in").isEqualTo("none");
+        assertThat(TlsSettings.forListener(config, "SSL", false).clientAuth()).isEqualTo("required");
+        assertThat(TlsSettings.forListener(config, "INTERNAL", false).keystorePassword()).isEqualTo("s3cret");
+        assertThat(TlsSettings.forListener(config, "OTHER_SASL", true).clientAuth())
+                .as("SASL_SSL: not the plain setting (KIP-684)").isEqualTo("none");
+        assertThat(TlsSettings.forListener(config, "SASL_SSL", true).clientAuth()).isEqualTo("requested");
         assertThat(config.loggableValues()).containsEntry("ssl.keystore.password", "[hidden]")
                 .containsEntry("listener.name.internal.ssl.key.password", "[hidden]")
                 .containsEntry("ssl.client.auth", "required");

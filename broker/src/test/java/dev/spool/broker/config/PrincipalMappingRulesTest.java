@@ -47,5 +47,7 @@ class PrincipalMappingRulesTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("NONSENSE");
         assertThatThrownBy(() -> PrincipalMappingRules.parse("RULE:^CN=(.*$/$1/"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("ssl.principal.mapping.rules");
+        assertThatThrownBy(() -> PrincipalMappingRules.parse("RULE:^CN=(.*)$/$2/"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("names group $2");
     }
 }
