@@ -12,7 +12,7 @@ import io.netty.handler.stream.ChunkedInput;
  */
 final class SegmentChunks implements ChunkedInput<ByteBuf> {
 
-    static final int CHUNK_BYTES = 64 * 1024;
+    static final int CHUNK_BYTES = 256 * 1024;
 
     private final SegmentFileRegion region;
     private long sent;
