@@ -48,6 +48,18 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("1MB"));
         RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf("2MB"));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf("1MB"));
+        // A follower appends each request's entries as it comes, not chained behind the previous request's append:
+        // in Ratis 3.2.0's chain, two requests arriving together after a healed partition appended at once, the
+        // log refused the second, and every later append failed with it, so the voter never caught up again
+        // (NetworkBedIT's healed partition). Unchained, a refused append fails that request alone; the leader
+        // sends it again.
+        RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(properties, false);
+        // Heartbeats on the entries' stream, not a stream of their own: a follower that lost entries it had
+        // acknowledged (a restart after a disk lost them) asks for them again, and a heartbeat's answer arriving
+        // between sent the leader back to the index after what the follower once had, for ever (Ratis 3.3.0,
+        // RaftMetadataQuorumTest's voters with a cut log). Metadata entries are small: a heartbeat is not held
+        // up behind them.
+        GrpcConfigKeys.Server.setHeartbeatChannel(properties, false);
         // A Kafka checkpoint every so many entries (metadata.log.max.records.between.snapshots, counted in Raft
         // entries, each a batch of records); Ratis then purges the log every peer has committed before it, and
         // sends the checkpoint to a follower that needs what was purged.

@@ -27,11 +27,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartition;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.OffsetFetchResponse;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -155,6 +157,14 @@ class NetworkBedIT {
         await("a quorum leader after healing", cluster::quorumLeader, node -> node > 0);
         produce("served", 10, "after heal ");
         assertThat(PartitionReader.readAll(cluster.bootstrap(), "served", 0)).hasSize(110);
+        // The healed voter takes the new leader's entries again: metadata written after the heal reaches it.
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("after-heal", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        for (int node : cluster.nodes()) {
+            await("topic after-heal in the metadata of node " + node + " (node logs in " + cluster.nodeLogs() + ")",
+                    () -> knows(node, "after-heal") ? 1 : 0, known -> known == 1);
+        }
     }
 
     @Test
@@ -333,6 +343,19 @@ class NetworkBedIT {
                     : "offset " + answer.committedOffset();
         } catch (SocketTimeoutException noAnswer) {
             return "no answer";
+        }
+    }
+
+    /** Whether node {@code node}, asked alone for Metadata (v12), describes {@code topic}; false when it does not answer. */
+    private static boolean knows(int node, String topic) throws Exception {
+        MetadataRequestData request = new MetadataRequestData()
+                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
+        try {
+            MetadataResponse response = (MetadataResponse) RawRequest.send(cluster.bed().address(node),
+                    NamespaceCluster.CLIENT_PORT, ApiKeys.METADATA, (short) 12, request, 5_000);
+            return response.data().topics().find(topic).errorCode() == Errors.NONE.code();
+        } catch (SocketTimeoutException noAnswer) {
+            return false;
         }
     }
 
