@@ -3,6 +3,7 @@ package dev.spool.broker;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.security.SaslExchanges;
 import dev.spool.broker.config.SaslSettings;
 import dev.spool.broker.config.TlsSettings;
 import dev.spool.broker.metrics.BrokerMetrics;
@@ -88,8 +89,10 @@ final class NetworkLayer implements AutoCloseable {
                 ServerTls listenerTls = tls.get(listener.listenerName());
                 ListenerSasl listenerSasl = sasl.get(listener.listenerName());
                 if (listenerSasl != null) {
-                    bound.add(network.bindSasl(listener, listenerSasl, listenerTls,
-                            (user, mechanism) -> metadata.metadata.image().scramCredential(user, mechanism)));
+                    SaslExchanges exchanges = closer.register(SaslExchanges.of(listenerSasl,
+                            (user, mechanism) -> metadata.metadata.image().scramCredential(user, mechanism),
+                            System::currentTimeMillis));
+                    bound.add(network.bindSasl(listener, listenerSasl, listenerTls, exchanges));
                 } else if (listenerTls != null) {
                     bound.add(network.bindTls(listener, listenerTls));
                 } else {

@@ -1,13 +1,26 @@
 package dev.spool.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** What the TLS and SASL tests do with client settings and command lines. Stateless. */
 final class SecureClients {
@@ -37,5 +50,39 @@ final class SecureClients {
         String[] all = Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, all, first.length, second.length);
         return all;
+    }
+
+    /**
+     * Creates {@code topic} (two partitions), produces 200 records with acks=all and reads them all back in a
+     * group, committing: the round trip a client with {@code client}'s settings makes.
+     */
+    static void roundTrip(Map<String, Object> client, String topic) throws Exception {
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        List<String> sent = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                with(client, ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < 200; i++) {
+                sent.add("value " + i);
+                producer.send(new ProducerRecord<>(topic, "key " + i, "value " + i));
+            }
+            producer.flush();
+        }
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(with(client,
+                ConsumerConfig.GROUP_ID_CONFIG, topic + "-group", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (read.size() < sent.size() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    read.add(record.value());
+                }
+            }
+            consumer.commitSync();
+        }
+        assertThat(read).containsExactlyInAnyOrderElementsOf(sent);
     }
 }

@@ -5,11 +5,11 @@ import java.util.Map;
 
 /**
  * Immutable: the SASL settings in force on one SASL listener ({@link SaslSettings#forListener}): its protocol
- * (SASL_PLAINTEXT or SASL_SSL), the mechanisms it offers in order, and PLAIN's users and passwords. The passwords
- * are left out of {@link #toString}.
+ * (SASL_PLAINTEXT or SASL_SSL), the mechanisms it offers in order, PLAIN's users and passwords, and how
+ * OAUTHBEARER's tokens are validated (null when it is not offered). The passwords are left out of {@link #toString}.
  */
 public record ListenerSasl(String listenerName, String securityProtocol, List<String> enabledMechanisms,
-                           Map<String, String> plainUsers) {
+                           Map<String, String> plainUsers, OAuthBearerSettings oauthBearer) {
 
     @Override
     public String toString() {

@@ -1,8 +1,10 @@
 package dev.spool.broker.config;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The SASL settings of SASL_PLAINTEXT and SASL_SSL listeners, with Kafka's names: the mechanisms a listener
@@ -12,19 +14,55 @@ import java.util.Map;
  */
 public final class SaslSettings {
 
+    private static final String OAUTH_VALIDATOR =
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+    private static final String OAUTH_LOGIN_MODULE =
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
+
     public static final ConfigKey<String> ENABLED_MECHANISMS = ConfigKey.list("sasl.enabled.mechanisms", "GSSAPI",
-            "The SASL mechanisms SASL listeners offer; Spool serves PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 "
+            "The SASL mechanisms SASL listeners offer; Spool serves PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER "
                     + "(GSSAPI, Kafka's default, is not served: a SASL listener must name its mechanisms).");
     /** Only ever set per listener and mechanism; declared for its type and doc. */
     public static final ConfigKey<String> JAAS_CONFIG = ConfigKey.password("sasl.jaas.config",
             "Set as listener.name.<listener>.<mechanism>.sasl.jaas.config: for PLAIN, Kafka's PlainLoginModule "
-                    + "with a user_<name>=\"<password>\" option per user.");
+                    + "with a user_<name>=\"<password>\" option per user; for OAUTHBEARER, Kafka's "
+                    + "OAuthBearerLoginModule, whose unsecuredValidator* options set the unsecured validator.");
+    /** Only ever set per listener and mechanism (OAUTHBEARER); declared for its type and doc. */
+    public static final ConfigKey<String> SERVER_CALLBACK_HANDLER = ConfigKey.string(
+            "sasl.server.callback.handler.class", null,
+            "Set as listener.name.<listener>.oauthbearer.sasl.server.callback.handler.class: Kafka's "
+                    + OAUTH_VALIDATOR + " validates signed tokens against sasl.oauthbearer.jwks.endpoint.url; unset, "
+                    + "OAUTHBEARER takes unsecured tokens (\"alg\":\"none\"), for tests and development only. "
+                    + "No other handler class can run in Spool.");
+    public static final ConfigKey<String> JWKS_URL = ConfigKey.string("sasl.oauthbearer.jwks.endpoint.url", null,
+            "The identity provider's JSON Web Key Set (https:, http: or file:), read at start and refreshed; "
+                    + "OAUTHBEARER tokens must be signed by one of its keys.");
+    public static final ConfigKey<Long> JWKS_REFRESH_MS = ConfigKey.longValue(
+            "sasl.oauthbearer.jwks.endpoint.refresh.ms", 3_600_000L,
+            "How often the key set is read again; a token naming a key the set lacks reads it sooner.");
+    public static final ConfigKey<String> EXPECTED_AUDIENCE = ConfigKey.list("sasl.oauthbearer.expected.audience",
+            "", "Audiences a token's aud claim must name one of; empty, any.");
+    public static final ConfigKey<String> EXPECTED_ISSUER = ConfigKey.string("sasl.oauthbearer.expected.issuer",
+            null, "The issuer a token's iss claim must name; unset, any.");
+    public static final ConfigKey<Integer> CLOCK_SKEW_SECONDS = ConfigKey.integer(
+            "sasl.oauthbearer.clock.skew.seconds", 30, "Slack allowed between the provider's clock and the broker's.");
+    public static final ConfigKey<String> SUB_CLAIM = ConfigKey.string("sasl.oauthbearer.sub.claim.name", "sub",
+            "The claim naming a token's principal.");
+    public static final ConfigKey<String> SCOPE_CLAIM = ConfigKey.string("sasl.oauthbearer.scope.claim.name",
+            "scope", "The claim holding a token's scopes.");
 
-    public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG);
+    public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG, SERVER_CALLBACK_HANDLER,
+            JWKS_URL, JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM);
+    /** Settings a listener may also set for one mechanism: listener.name.<listener>.<mechanism>.<setting>. */
+    private static final List<ConfigKey<?>> PER_MECHANISM = List.of(JAAS_CONFIG, SERVER_CALLBACK_HANDLER, JWKS_URL,
+            JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM);
 
     private static final String LISTENER_PREFIX = "listener.name.";
-    /** SCRAM's users are the credentials in the metadata (kafka-configs --entity-type users), PLAIN's the JAAS's. */
-    private static final List<String> SERVED = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+    /**
+     * SCRAM's users are the credentials in the metadata (kafka-configs --entity-type users), PLAIN's the JAAS's,
+     * OAUTHBEARER's the principals of the tokens it takes.
+     */
+    private static final List<String> SERVED = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER");
 
     private SaslSettings() {
     }
@@ -47,7 +85,11 @@ public final class SaslSettings {
             return true;
         }
         int mechanismEnd = setting.indexOf('.');
-        return mechanismEnd > 0 && setting.substring(mechanismEnd + 1).equals(JAAS_CONFIG.name());
+        if (mechanismEnd <= 0) {
+            return false;
+        }
+        String perMechanism = setting.substring(mechanismEnd + 1);
+        return PER_MECHANISM.stream().anyMatch(key -> key.name().equals(perMechanism));
     }
 
     /** The SASL settings in force on the listener named {@code listenerName}. */
@@ -72,6 +114,65 @@ public final class SaslSettings {
                         + "does not start rather than leave the listener's clients unable to authenticate");
             }
         }
-        return new ListenerSasl(listenerName, securityProtocol, mechanisms, plainUsers);
+        OAuthBearerSettings oauth = mechanisms.contains("OAUTHBEARER") ? oauthBearer(config, listenerName) : null;
+        return new ListenerSasl(listenerName, securityProtocol, mechanisms, plainUsers, oauth);
+    }
+
+    /**
+     * OAUTHBEARER's settings on {@code listenerName}: each read as listener.name.<listener>.oauthbearer.<setting>,
+     * else as the broker's. A server callback handler other than Kafka's JWKS validator cannot run here and is
+     * refused; so is that validator without a key set.
+     */
+    private static OAuthBearerSettings oauthBearer(BrokerConfig config, String listenerName) {
+        String handler = mechanismValue(config, listenerName, "oauthbearer", SERVER_CALLBACK_HANDLER);
+        String jaasName = LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + ".oauthbearer." + JAAS_CONFIG.name();
+        String jaas = config.explicitValues().get(jaasName);
+        Map<String, String> options = jaas == null ? Map.of() : JaasOptions.parse(jaasName, jaas, OAUTH_LOGIN_MODULE,
+                OAUTH_LOGIN_MODULE + " required [unsecuredValidator...=\"...\"] ...;");
+        long skewSeconds = mechanismValue(config, listenerName, "oauthbearer", CLOCK_SKEW_SECONDS);
+        String subClaim = mechanismValue(config, listenerName, "oauthbearer", SUB_CLAIM);
+        String scopeClaim = mechanismValue(config, listenerName, "oauthbearer", SCOPE_CLAIM);
+        if (handler == null) {
+            List<String> required = List.of(options.getOrDefault("unsecuredValidatorRequiredScope", "").split(","))
+                    .stream().map(String::trim).filter(scope -> !scope.isEmpty()).toList();
+            long skewMs;
+            try {
+                skewMs = Long.parseLong(options.getOrDefault("unsecuredValidatorAllowableClockSkewMs", "0").trim());
+            } catch (NumberFormatException e) {
+                throw new ConfigException("invalid value for " + jaasName + ": unsecuredValidatorAllowableClockSkewMs "
+                        + "is not a number of milliseconds");
+            }
+            return new OAuthBearerSettings(null, 0, options.getOrDefault("unsecuredValidatorPrincipalClaimName", "sub"),
+                    options.getOrDefault("unsecuredValidatorScopeClaimName", "scope"), Set.of(), null, skewMs,
+                    required);
+        }
+        if (!handler.equals(OAUTH_VALIDATOR)) {
+            throw new ConfigException("listener " + listenerName + " names the OAUTHBEARER server callback handler "
+                    + handler + ", which cannot run in Spool (it validates as Kafka's " + OAUTH_VALIDATOR
+                    + " does, or takes unsecured tokens when none is set)");
+        }
+        String jwks = mechanismValue(config, listenerName, "oauthbearer", JWKS_URL);
+        if (jwks == null || jwks.isBlank()) {
+            throw new ConfigException("listener " + listenerName + " validates OAUTHBEARER tokens with "
+                    + OAUTH_VALIDATOR + " but has no key set: set " + JWKS_URL.name());
+        }
+        Set<String> audiences = new LinkedHashSet<>();
+        for (String audience : mechanismValue(config, listenerName, "oauthbearer", EXPECTED_AUDIENCE).split(",")) {
+            if (!audience.isBlank()) {
+                audiences.add(audience.trim());
+            }
+        }
+        return new OAuthBearerSettings(jwks.trim(),
+                mechanismValue(config, listenerName, "oauthbearer", JWKS_REFRESH_MS), subClaim, scopeClaim,
+                Set.copyOf(audiences), mechanismValue(config, listenerName, "oauthbearer", EXPECTED_ISSUER),
+                skewSeconds * 1000, List.of());
+    }
+
+    /** {@code key} as listener.name.<listener>.<mechanism>.<key>, else as the broker's setting. */
+    private static <T> T mechanismValue(BrokerConfig config, String listenerName, String mechanism, ConfigKey<T> key) {
+        Map<String, String> values = config.explicitValues();
+        String own = values.get(LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + "." + mechanism + "."
+                + key.name());
+        return key.parse(own != null ? own : values.get(key.name()));
     }
 }

@@ -6,7 +6,7 @@ import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSasl;
-import dev.spool.broker.metadata.ScramCredential;
+import dev.spool.broker.security.SaslExchanges;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -28,7 +28,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,12 +100,11 @@ public final class NetworkServer implements AutoCloseable {
      * connection's requests reach the handlers only once it has authenticated ({@link SaslGate}), and carry the
      * principal it authenticated as.
      */
-    public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls,
-                             BiFunction<String, Byte, ScramCredential> scramCredentials)
+    public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls, SaslExchanges exchanges)
             throws IOException, InterruptedException {
         return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), sasl.securityProtocol(),
                 Principal.ANONYMOUS), tls == null ? null : tls.context(), null,
-                () -> new SaslGate(sasl, scramCredentials, failedLogins));
+                () -> new SaslGate(sasl, exchanges, failedLogins));
     }
 
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,

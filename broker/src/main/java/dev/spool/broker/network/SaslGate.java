@@ -3,11 +3,8 @@ package dev.spool.broker.network;
 import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.ListenerSasl;
-import dev.spool.broker.metadata.ScramCredential;
-import dev.spool.broker.security.PlainExchange;
 import dev.spool.broker.security.SaslExchange;
-import dev.spool.broker.security.ScramExchange;
-import dev.spool.broker.security.ScramMechanism;
+import dev.spool.broker.security.SaslExchanges;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.RequestHeaderData;
@@ -26,7 +23,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,15 +48,14 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, FAILED }
 
     private final ListenerSasl sasl;
-    private final BiFunction<String, Byte, ScramCredential> scramCredentials;
+    private final SaslExchanges exchanges;
     private final FailedLogins failures;
     private State state = State.HANDSHAKE;
     private SaslExchange exchange;
 
-    /** {@code scramCredentials} gives a user's SCRAM credential for a mechanism id, or null. */
-    SaslGate(ListenerSasl sasl, BiFunction<String, Byte, ScramCredential> scramCredentials, FailedLogins failures) {
+    SaslGate(ListenerSasl sasl, SaslExchanges exchanges, FailedLogins failures) {
         this.sasl = sasl;
-        this.scramCredentials = scramCredentials;
+        this.exchanges = exchanges;
         this.failures = failures;
     }
 
@@ -134,8 +129,7 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        ScramMechanism scram = ScramMechanism.ofSaslName(mechanism);
-        exchange = scram != null ? new ScramExchange(scram, scramCredentials) : new PlainExchange(sasl.plainUsers());
+        exchange = exchanges.start(mechanism);
         state = version == RAW_TOKENS_VERSION ? State.RAW_TOKENS : State.AUTHENTICATE;
         write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
     }
