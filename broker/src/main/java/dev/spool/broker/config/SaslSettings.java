@@ -1,5 +1,6 @@
 package dev.spool.broker.config;
 
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,23 +40,33 @@ public final class SaslSettings {
                     + "OAUTHBEARER tokens must be signed by one of its keys.");
     public static final ConfigKey<Long> JWKS_REFRESH_MS = ConfigKey.longValue(
             "sasl.oauthbearer.jwks.endpoint.refresh.ms", 3_600_000L,
-            "How often the key set is read again; a token naming a key the set lacks reads it sooner.");
+            "How often the key set is read again; a token naming a key the set lacks reads it sooner.")
+            .validatedBy(ConfigValidator.atLeast(1L));
     public static final ConfigKey<String> EXPECTED_AUDIENCE = ConfigKey.list("sasl.oauthbearer.expected.audience",
             "", "Audiences a token's aud claim must name one of; empty, any.");
     public static final ConfigKey<String> EXPECTED_ISSUER = ConfigKey.string("sasl.oauthbearer.expected.issuer",
             null, "The issuer a token's iss claim must name; unset, any.");
     public static final ConfigKey<Integer> CLOCK_SKEW_SECONDS = ConfigKey.integer(
-            "sasl.oauthbearer.clock.skew.seconds", 30, "Slack allowed between the provider's clock and the broker's.");
+            "sasl.oauthbearer.clock.skew.seconds", 30, "Slack allowed between the provider's clock and the broker's.")
+            .validatedBy(ConfigValidator.atLeast(0L));
     public static final ConfigKey<String> SUB_CLAIM = ConfigKey.string("sasl.oauthbearer.sub.claim.name", "sub",
             "The claim naming a token's principal.");
     public static final ConfigKey<String> SCOPE_CLAIM = ConfigKey.string("sasl.oauthbearer.scope.claim.name",
             "scope", "The claim holding a token's scopes.");
 
+    public static final ConfigKey<Long> REAUTH_MS = ConfigKey.longValue("connections.max.reauth.ms", 0L,
+            "A SASL session's longest life (KIP-368), told to clients when they authenticate (with a bearer token's "
+                    + "expiry if sooner); a connection that has not authenticated again by then is closed at its "
+                    + "next request. 0: sessions do not expire. Also per listener and mechanism, as "
+                    + "listener.name.<listener>.<mechanism>.connections.max.reauth.ms.")
+            .validatedBy(ConfigValidator.atLeast(0L));
+
     public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG, SERVER_CALLBACK_HANDLER,
-            JWKS_URL, JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM);
+            JWKS_URL, JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM,
+            REAUTH_MS);
     /** Settings a listener may also set for one mechanism: listener.name.<listener>.<mechanism>.<setting>. */
     private static final List<ConfigKey<?>> PER_MECHANISM = List.of(JAAS_CONFIG, SERVER_CALLBACK_HANDLER, JWKS_URL,
-            JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM);
+            JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM, REAUTH_MS);
 
     private static final String LISTENER_PREFIX = "listener.name.";
     /**
@@ -68,8 +79,8 @@ public final class SaslSettings {
     }
 
     /**
-     * Whether {@code name} is a SASL setting of one listener: {@code listener.name.<l>.sasl.enabled.mechanisms} or
-     * {@code listener.name.<l>.<mechanism>.sasl.jaas.config}.
+     * Whether {@code name} is a SASL setting of one listener: {@code listener.name.<l>.sasl.enabled.mechanisms},
+     * {@code listener.name.<l>.<mechanism>.<setting>} or {@code listener.name.<l>.<setting>} (but the JAAS one).
      */
     static boolean isListenerSetting(String name) {
         if (!name.startsWith(LISTENER_PREFIX)) {
@@ -89,7 +100,9 @@ public final class SaslSettings {
             return false;
         }
         String perMechanism = setting.substring(mechanismEnd + 1);
-        return PER_MECHANISM.stream().anyMatch(key -> key.name().equals(perMechanism));
+        // A JAAS configuration is always a mechanism's; the other settings may also be the whole listener's.
+        return PER_MECHANISM.stream().anyMatch(key -> key.name().equals(perMechanism)
+                || key != JAAS_CONFIG && key.name().equals(setting));
     }
 
     /** The SASL settings in force on the listener named {@code listenerName}. */
@@ -115,7 +128,11 @@ public final class SaslSettings {
             }
         }
         OAuthBearerSettings oauth = mechanisms.contains("OAUTHBEARER") ? oauthBearer(config, listenerName) : null;
-        return new ListenerSasl(listenerName, securityProtocol, mechanisms, plainUsers, oauth);
+        Map<String, Long> reauthMs = new LinkedHashMap<>();
+        for (String mechanism : mechanisms) {
+            reauthMs.put(mechanism, mechanismValue(config, listenerName, mechanism.toLowerCase(Locale.ROOT), REAUTH_MS));
+        }
+        return new ListenerSasl(listenerName, securityProtocol, mechanisms, plainUsers, oauth, Map.copyOf(reauthMs));
     }
 
     /**
@@ -133,18 +150,28 @@ public final class SaslSettings {
         String subClaim = mechanismValue(config, listenerName, "oauthbearer", SUB_CLAIM);
         String scopeClaim = mechanismValue(config, listenerName, "oauthbearer", SCOPE_CLAIM);
         if (handler == null) {
-            List<String> required = List.of(options.getOrDefault("unsecuredValidatorRequiredScope", "").split(","))
-                    .stream().map(String::trim).filter(scope -> !scope.isEmpty()).toList();
+            String keySet = mechanismValue(config, listenerName, "oauthbearer", JWKS_URL);
+            if (keySet != null && !keySet.isBlank()) {
+                throw new ConfigException("listener " + listenerName + " names a key set (" + JWKS_URL.name()
+                        + ") but no validator: set listener.name." + listenerName.toLowerCase(Locale.ROOT)
+                        + ".oauthbearer." + SERVER_CALLBACK_HANDLER.name() + "=" + OAUTH_VALIDATOR
+                        + "; without it the listener would take unsecured tokens");
+            }
+            // Kafka's unsecured validator: scopes separated by spaces; a blank option is its default.
+            List<String> required = List.of(option(options, "unsecuredValidatorRequiredScope", "").split(" "))
+                    .stream().filter(scope -> !scope.isEmpty()).toList();
             long skewMs;
             try {
-                skewMs = Long.parseLong(options.getOrDefault("unsecuredValidatorAllowableClockSkewMs", "0").trim());
+                skewMs = Integer.parseInt(option(options, "unsecuredValidatorAllowableClockSkewMs", "0"));
             } catch (NumberFormatException e) {
-                throw new ConfigException("invalid value for " + jaasName + ": unsecuredValidatorAllowableClockSkewMs "
-                        + "is not a number of milliseconds");
+                skewMs = -1;
             }
-            return new OAuthBearerSettings(null, 0, options.getOrDefault("unsecuredValidatorPrincipalClaimName", "sub"),
-                    options.getOrDefault("unsecuredValidatorScopeClaimName", "scope"), Set.of(), null, skewMs,
-                    required);
+            if (skewMs < 0) {
+                throw new ConfigException("invalid value for " + jaasName + ": unsecuredValidatorAllowableClockSkewMs "
+                        + "is not a number of milliseconds, 0 or more");
+            }
+            return new OAuthBearerSettings(null, 0, option(options, "unsecuredValidatorPrincipalClaimName", "sub"),
+                    option(options, "unsecuredValidatorScopeClaimName", "scope"), Set.of(), null, skewMs, required);
         }
         if (!handler.equals(OAUTH_VALIDATOR)) {
             throw new ConfigException("listener " + listenerName + " names the OAUTHBEARER server callback handler "
@@ -168,11 +195,22 @@ public final class SaslSettings {
                 skewSeconds * 1000, List.of());
     }
 
-    /** {@code key} as listener.name.<listener>.<mechanism>.<key>, else as the broker's setting. */
+    private static String option(Map<String, String> options, String name, String defaultValue) {
+        String value = options.get(name);
+        return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+
+    /**
+     * {@code key} as listener.name.<listener>.<mechanism>.<key>, else as listener.name.<listener>.<key>, else as the
+     * broker's setting.
+     */
     private static <T> T mechanismValue(BrokerConfig config, String listenerName, String mechanism, ConfigKey<T> key) {
         Map<String, String> values = config.explicitValues();
-        String own = values.get(LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + "." + mechanism + "."
-                + key.name());
+        String listener = LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + ".";
+        String own = values.get(listener + mechanism + "." + key.name());
+        if (own == null) {
+            own = values.get(listener + key.name());
+        }
         return key.parse(own != null ? own : values.get(key.name()));
     }
 }

@@ -104,7 +104,7 @@ public final class NetworkServer implements AutoCloseable {
             throws IOException, InterruptedException {
         return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), sasl.securityProtocol(),
                 Principal.ANONYMOUS), tls == null ? null : tls.context(), null,
-                () -> new SaslGate(sasl, exchanges, failedLogins));
+                () -> new SaslGate(sasl, exchanges, failedLogins, System::currentTimeMillis));
     }
 
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,

@@ -23,6 +23,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * that has not authenticated. A failed login is answered SASL_AUTHENTICATION_FAILED and the connection closed
  * after {@value #FAILED_LOGIN_DELAY_MS} ms (Kafka's {@code connection.failed.authentication.delay.ms}), which
  * slows a client guessing passwords. Once authenticated, the principal is {@code User:<name>} and every frame
- * passes through.
+ * passes through, until the session ends ({@code connections.max.reauth.ms}, KIP-368): a client authenticates again
+ * on the same connection (SaslHandshake, SaslAuthenticate; the same mechanism and principal), and a connection whose
+ * session has ended is closed at its next request.
  */
 final class SaslGate extends ChannelInboundHandlerAdapter {
 
@@ -45,18 +48,25 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private static final int HEADER_PEEK_BYTES = 4;
     private static final short RAW_TOKENS_VERSION = 0;
 
-    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, FAILED }
+    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, REAUTHENTICATE, FAILED }
 
     private final ListenerSasl sasl;
     private final SaslExchanges exchanges;
     private final FailedLogins failures;
+    private final LongSupplier clock;
     private State state = State.HANDSHAKE;
     private SaslExchange exchange;
+    private String mechanism;
+    /** Who the connection authenticated as, once it has. */
+    private String user;
+    /** When the session ends (epoch ms), or 0 when it does not. */
+    private long sessionEndsAtMs;
 
-    SaslGate(ListenerSasl sasl, SaslExchanges exchanges, FailedLogins failures) {
+    SaslGate(ListenerSasl sasl, SaslExchanges exchanges, FailedLogins failures, LongSupplier clock) {
         this.sasl = sasl;
         this.exchanges = exchanges;
         this.failures = failures;
+        this.clock = clock;
     }
 
     @Override
@@ -66,11 +76,18 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (state == State.DONE) {
-            ctx.fireChannelRead(message);
-            return;
-        }
         ByteBuf frame = (ByteBuf) message;
+        if (state == State.DONE) {
+            if (peekApiKey(frame) != ApiKey.SASL_HANDSHAKE) {
+                if (sessionEndsAtMs != 0 && clock.getAsLong() >= sessionEndsAtMs) {
+                    frame.release();
+                    close(ctx, "its SASL session ended at " + sessionEndsAtMs + " and it did not authenticate again");
+                    return;
+                }
+                ctx.fireChannelRead(message);
+                return;
+            }
+        }
         try {
             if (state == State.FAILED) {
                 return; // closing: what was read after the failure is dropped
@@ -81,14 +98,14 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
                 evaluateRawToken(ctx, token);
                 return;
             }
-            ApiKey apiKey = frame.readableBytes() < HEADER_PEEK_BYTES ? null
-                    : ApiKey.forId(frame.getShort(frame.readerIndex()));
-            if (apiKey == ApiKey.API_VERSIONS) {
+            ApiKey apiKey = peekApiKey(frame);
+            if (apiKey == ApiKey.API_VERSIONS && state != State.REAUTHENTICATE) {
                 ctx.fireChannelRead(frame.retain());
                 return;
             }
-            if (apiKey == ApiKey.SASL_HANDSHAKE && state == State.HANDSHAKE
-                    || apiKey == ApiKey.SASL_AUTHENTICATE && state == State.AUTHENTICATE) {
+            if (apiKey == ApiKey.SASL_HANDSHAKE && (state == State.HANDSHAKE || state == State.DONE)
+                    || apiKey == ApiKey.SASL_AUTHENTICATE
+                    && (state == State.AUTHENTICATE || state == State.REAUTHENTICATE)) {
                 answer(ctx, apiKey, frame);
                 return;
             }
@@ -99,6 +116,10 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
         } finally {
             frame.release();
         }
+    }
+
+    private static ApiKey peekApiKey(ByteBuf frame) {
+        return frame.readableBytes() < HEADER_PEEK_BYTES ? null : ApiKey.forId(frame.getShort(frame.readerIndex()));
     }
 
     private void answer(ChannelHandlerContext ctx, ApiKey apiKey, ByteBuf frame) {
@@ -120,17 +141,25 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
 
     private void handshake(ChannelHandlerContext ctx, SaslHandshakeRequestData request, short version,
                            int correlationId) {
-        String mechanism = request.mechanism();
+        String requested = request.mechanism();
         SaslHandshakeResponseData response = new SaslHandshakeResponseData()
                 .setMechanisms(sasl.enabledMechanisms());
-        if (!sasl.enabledMechanisms().contains(mechanism)) {
+        if (!sasl.enabledMechanisms().contains(requested)) {
             write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId,
                     response.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        exchange = exchanges.start(mechanism);
-        state = version == RAW_TOKENS_VERSION ? State.RAW_TOKENS : State.AUTHENTICATE;
+        boolean again = state == State.DONE;
+        if (again && (version == RAW_TOKENS_VERSION || !requested.equals(mechanism))) {
+            // Re-authentication goes through SaslAuthenticate (v1+ handshakes), with the mechanism first used.
+            write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId,
+                    response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        mechanism = requested;
+        exchange = exchanges.start(requested);
+        state = again ? State.REAUTHENTICATE : version == RAW_TOKENS_VERSION ? State.RAW_TOKENS : State.AUTHENTICATE;
         write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
     }
 
@@ -140,21 +169,54 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
         SaslAuthenticateResponseData response = new SaslAuthenticateResponseData().setAuthBytes(step.challenge())
                 .setSessionLifetimeMs(0);
         if (step.isFailed()) {
-            fail(ctx, step.failure(), write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response
+            fail(ctx, step.reason(), write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response
                     .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(step.failure())));
             return;
         }
         if (step.isComplete()) {
-            authenticated(ctx, step.authenticatedUser());
+            String refused = completed(ctx, step, version);
+            if (refused != null) {
+                fail(ctx, refused, write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response
+                        .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(refused)));
+                return;
+            }
+            response.setSessionLifetimeMs(sessionEndsAtMs == 0 ? 0 : sessionEndsAtMs - clock.getAsLong());
         }
         write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
+    }
+
+    /**
+     * The end of a successful exchange: the session starts (or, on re-authentication, goes on) and its end is set;
+     * the reason it is refused instead (another principal than the session's, a credential already expired).
+     */
+    private String completed(ChannelHandlerContext ctx, SaslExchange.Step step, short version) {
+        if (state == State.REAUTHENTICATE && !step.authenticatedUser().equals(user)) {
+            return "Cannot change principals during re-authentication from User:" + user + ": User:"
+                    + step.authenticatedUser();
+        }
+        long now = clock.getAsLong();
+        long lifetime = sasl.reauthMsByMechanism().getOrDefault(mechanism, 0L);
+        // KIP-368: a session ends only when connections.max.reauth.ms is set, and only for a client told so (v1+).
+        if (lifetime <= 0 || version < 1) {
+            sessionEndsAtMs = 0;
+        } else {
+            if (step.credentialExpiresAtMs() != 0) {
+                lifetime = Math.min(lifetime, step.credentialExpiresAtMs() - now);
+                if (lifetime <= 0) {
+                    return "Authentication failed: the credential has expired";
+                }
+            }
+            sessionEndsAtMs = now + lifetime;
+        }
+        authenticated(ctx, step.authenticatedUser());
+        return null;
     }
 
     /** After a v0 handshake: the mechanism's message as a bare frame, answered with a bare (size-prefixed) one. */
     private void evaluateRawToken(ChannelHandlerContext ctx, byte[] token) {
         SaslExchange.Step step = exchange.evaluate(token);
         if (step.isFailed()) {
-            fail(ctx, step.failure(), null);
+            fail(ctx, step.reason(), null);
             return;
         }
         if (step.isComplete()) {
@@ -166,6 +228,8 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     }
 
     private void authenticated(ChannelHandlerContext ctx, String user) {
+        this.user = user;
+        exchange = null;
         state = State.DONE;
         ctx.pipeline().get(FrameDecoder.class).authenticated();
         ctx.pipeline().get(RequestDispatcher.class).identify(new ConnectionIdentity(sasl.listenerName(),

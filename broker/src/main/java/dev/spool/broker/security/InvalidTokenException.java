@@ -1,7 +1,7 @@
 package dev.spool.broker.security;
 
 /**
- * A bearer token refused: {@code status} is what RFC 7628 tells the client ({@code invalid_token}, or
+ * Immutable. A bearer token refused: {@code status} is what RFC 7628 tells the client ({@code invalid_token}, or
  * {@code insufficient_scope} with the {@code scope} it lacks), the message says why, for the broker's log.
  */
 public final class InvalidTokenException extends Exception {

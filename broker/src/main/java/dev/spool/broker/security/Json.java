@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * JSON objects read into maps, lists, strings, numbers (as {@link Number}), booleans and nulls: what a token's
- * claims and a key set need, without data binding. Stateless.
+ * Stateless. JSON objects read into maps, lists, strings, numbers (as {@link Number}), booleans and nulls: what a token's
+ * claims and a key set need, without data binding. A member named twice is refused.
  */
 final class Json {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private Json() {
     }
@@ -39,9 +40,7 @@ final class Json {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             parser.nextToken();
-            if (object.put(name, readValue(parser)) != null) {
-                throw new IOException("member " + name + " appears twice");
-            }
+            object.put(name, readValue(parser)); // a repeated member is refused by the parser
         }
         return object;
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,12 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka's production validator of OAUTHBEARER tokens: a JWS signed by a key of the identity provider's key set
- * ({@code sasl.oauthbearer.jwks.endpoint.url}, an https:, http: or file: URL), not expired, from the expected
+ * Thread-safe. Kafka's production validator of OAUTHBEARER tokens: a JWS signed by a key of the identity provider's
+ * key set ({@code sasl.oauthbearer.jwks.endpoint.url}, an https:, http: or file: URL), issued (iat), not expired
+ * and past its start (nbf) if it has one, from the expected
  * issuer to one of the expected audiences when those are set; the principal is the {@code subClaim} claim. The
  * key set is read at start (a broker that cannot read it does not start), again every {@code refreshMs} on a
  * thread of its own, and soon after a token names a key the set lacks (a rotated key): never on the caller's
- * thread, which is a network thread. Thread-safe; {@link #close} stops the refreshing.
+ * thread, which is a network thread. {@link #close} stops the refreshing.
  */
 public final class JwksTokenValidator implements TokenValidator, AutoCloseable {
 
@@ -60,6 +62,9 @@ public final class JwksTokenValidator implements TokenValidator, AutoCloseable {
         if (keys.keys().isEmpty()) {
             throw new IOException("the key set has no signing key");
         }
+        if (refreshMs <= 0) {
+            throw new IllegalArgumentException("the key set's refresh interval must be positive, not " + refreshMs);
+        }
         this.refresher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "spool-jwks-refresh");
             thread.setDaemon(true);
@@ -73,6 +78,12 @@ public final class JwksTokenValidator implements TokenValidator, AutoCloseable {
         URI uri = URI.create(url);
         if ("file".equals(uri.getScheme())) {
             return () -> Files.readAllBytes(Path.of(uri));
+        }
+        if ("http".equals(uri.getScheme())) {
+            LOG.warn("The JSON Web Key Set is read over plain http ({}): whoever can change it in transit can sign "
+                    + "tokens this broker accepts; use https", url);
+        } else if (!"https".equals(uri.getScheme())) {
+            throw new IllegalArgumentException("not an https:, http: or file: URL: " + url);
         }
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build();
@@ -99,14 +110,18 @@ public final class JwksTokenValidator implements TokenValidator, AutoCloseable {
             long now = clock.getAsLong();
             long last = lastFetchMs.get();
             if (now - last >= UNKNOWN_KEY_REFETCH_MS && lastFetchMs.compareAndSet(last, now)) {
-                refresher.execute(this::refresh);
+                try {
+                    refresher.execute(this::refresh);
+                } catch (RejectedExecutionException closing) {
+                    // The listener is closing; this token is refused all the same.
+                }
             }
             throw new InvalidTokenException("no key " + keyId + " in the key set");
         }
         if (!JwsSignatures.verify(jwt, key)) {
             throw new InvalidTokenException("the token's signature does not verify with key " + keyId);
         }
-        long expires = jwt.checkTimes(clock.getAsLong(), expected.clockSkewMs());
+        long expires = jwt.checkTimes(clock.getAsLong(), expected.clockSkewMs(), true);
         String principal = jwt.requiredString(expected.subClaim());
         if (expected.issuer() != null && !expected.issuer().equals(jwt.claims().get("iss"))) {
             throw new InvalidTokenException("the token's issuer " + jwt.claims().get("iss") + " is not "

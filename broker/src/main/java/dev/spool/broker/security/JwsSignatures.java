@@ -8,7 +8,10 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.MGF1ParameterSpec;
 import java.security.spec.PSSParameterSpec;
 
-/** Checks a JWS signature (RFC 7518 section 3) by the JDK's providers: RS*, PS* and ES* at 256, 384 and 512 bits. */
+/**
+ * Stateless. Checks a JWS signature (RFC 7518 section 3) by the JDK's providers: RS*, PS* and ES* at 256, 384 and 512
+ * bits, ES* only on its own curve. A header with critical extensions ({@code crit}) is refused: none is understood.
+ */
 final class JwsSignatures {
 
     private JwsSignatures() {
@@ -16,6 +19,9 @@ final class JwsSignatures {
 
     /** Whether {@code jwt} is signed by {@code key} with its header's algorithm; an unknown algorithm is not. */
     static boolean verify(Jwt jwt, PublicKey key) throws InvalidTokenException {
+        if (jwt.header().containsKey("crit")) {
+            throw new InvalidTokenException("the token names critical header extensions " + jwt.header().get("crit"));
+        }
         String algorithm = jwt.algorithm();
         if (algorithm == null || algorithm.length() != 5) {
             throw new InvalidTokenException("unsupported signature algorithm " + algorithm);
@@ -39,7 +45,10 @@ final class JwsSignatures {
                             Integer.parseInt(bits) / 8, 1));
                 }
                 case "ES" -> {
-                    requireKey(key instanceof ECPublicKey, algorithm);
+                    // ES256 signs on P-256, ES384 on P-384, ES512 on P-521 (RFC 7518 section 3.4).
+                    int fieldBits = bits.equals("512") ? 521 : Integer.parseInt(bits);
+                    requireKey(key instanceof ECPublicKey ec && ec.getParams().getCurve().getField().getFieldSize()
+                            == fieldBits, algorithm);
                     // JWS carries r and s side by side (IEEE P1363), not in DER.
                     signature = Signature.getInstance("SHA" + bits + "withECDSAinP1363Format");
                 }

@@ -65,10 +65,9 @@ record Jwt(Map<String, Object> header, Map<String, Object> claims, byte[] signin
             return strings;
         }
         if (value instanceof String text) {
-            for (String word : text.trim().split("\\s+")) {
-                if (!word.isEmpty()) {
-                    strings.add(word);
-                }
+            // One value, as Kafka reads a string scope or audience: not split on spaces.
+            if (!text.isBlank()) {
+                strings.add(text.trim());
             }
             return strings;
         }
@@ -85,13 +84,22 @@ record Jwt(Map<String, Object> header, Map<String, Object> claims, byte[] signin
     }
 
     /**
-     * Checks the times: an expiry ({@code exp}) not passed, an issue time ({@code iat}) if present not in the future,
-     * each with {@code skewMs} of slack; returns the expiry.
+     * Checks the times: an expiry ({@code exp}) not passed, a start ({@code nbf}) if present passed, an issue time
+     * ({@code iat}; required if {@code issueTimeRequired}) not in the future, each with {@code skewMs} of slack;
+     * returns the expiry. A time too large for a long saturates, which only ever makes a token expire later than its
+     * claim, and only a signed (or unsecured, test-only) token can claim it.
      */
-    long checkTimes(long nowMs, long skewMs) throws InvalidTokenException {
+    long checkTimes(long nowMs, long skewMs, boolean issueTimeRequired) throws InvalidTokenException {
         Long expires = timeMs("exp");
         if (expires == null) {
             throw new InvalidTokenException("the token has no expiry (exp)");
+        }
+        Long notBefore = timeMs("nbf");
+        if (notBefore != null && notBefore > nowMs + skewMs) {
+            throw new InvalidTokenException("the token is not valid before " + notBefore + " (now " + nowMs + ")");
+        }
+        if (issueTimeRequired && timeMs("iat") == null) {
+            throw new InvalidTokenException("the token has no issue time (iat)");
         }
         if (nowMs - skewMs >= expires) {
             throw new InvalidTokenException("the token expired at " + expires + " (now " + nowMs + ")");

@@ -6,23 +6,36 @@ package dev.spool.broker.security;
  */
 public interface SaslExchange {
 
-    /** Where an exchange is after a client's message. */
-    record Step(byte[] challenge, String authenticatedUser, String failure) {
+    /**
+     * Where an exchange is after a client's message. Once complete, {@code credentialExpiresAtMs} is when the
+     * credential it proved stops being valid (epoch ms: a bearer token's expiry), or 0 when it does not expire. A
+     * failure is what the client is told; {@code reason} may say more, for the broker's log only.
+     */
+    record Step(byte[] challenge, String authenticatedUser, String failure, String reason,
+                long credentialExpiresAtMs) {
 
         static Step succeeded(String user) {
-            return new Step(new byte[0], user, null);
+            return new Step(new byte[0], user, null, null, 0);
         }
 
         static Step succeeded(String user, byte[] lastChallenge) {
-            return new Step(lastChallenge, user, null);
+            return new Step(lastChallenge, user, null, null, 0);
+        }
+
+        static Step succeededUntil(String user, long credentialExpiresAtMs) {
+            return new Step(new byte[0], user, null, null, credentialExpiresAtMs);
         }
 
         static Step challenge(byte[] challenge) {
-            return new Step(challenge, null, null);
+            return new Step(challenge, null, null, null, 0);
         }
 
-        static Step failed(String reason) {
-            return new Step(new byte[0], null, reason);
+        static Step failed(String failure) {
+            return new Step(new byte[0], null, failure, failure, 0);
+        }
+
+        static Step failed(String failure, String reason) {
+            return new Step(new byte[0], null, failure, reason, 0);
         }
 
         public boolean isComplete() {

@@ -38,7 +38,7 @@ public final class UnsecuredTokenValidator implements TokenValidator {
             throw new InvalidTokenException("an unsecured token carries no signature");
         }
         String principal = jwt.requiredString(principalClaim);
-        long expires = jwt.checkTimes(clock.getAsLong(), clockSkewMs);
+        long expires = jwt.checkTimes(clock.getAsLong(), clockSkewMs, false);
         Set<String> scopes = jwt.strings(scopeClaim);
         for (String required : requiredScopes) {
             if (!scopes.contains(required)) {

@@ -60,7 +60,7 @@ class SaslSettingsTest {
         BrokerConfig config = new BrokerConfig(Map.of("sasl.enabled.mechanisms", "OAUTHBEARER",
                 "listener.name.sasl_ssl.oauthbearer.sasl.jaas.config", OAUTH_MODULE + " required "
                         + "unsecuredLoginStringClaim_sub=\"broker\" unsecuredValidatorPrincipalClaimName=\"user\" "
-                        + "unsecuredValidatorRequiredScope=\"read, write\" unsecuredValidatorAllowableClockSkewMs=\"500\";"));
+                        + "unsecuredValidatorRequiredScope=\"read write\" unsecuredValidatorAllowableClockSkewMs=\"500\";"));
 
         OAuthBearerSettings oauth = SaslSettings.forListener(config, "SASL_SSL", "SASL_SSL").oauthBearer();
 
@@ -101,5 +101,21 @@ class SaslSettingsTest {
                 "OAUTHBEARER", "listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class",
                 JWKS_HANDLER)), "SASL_SSL", "SASL_SSL"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("set sasl.oauthbearer.jwks.endpoint.url");
+    }
+
+    @Test
+    void aSessionsLongestLifeIsSetPerListenerAndMechanismOrForTheBroker() {
+        BrokerConfig config = new BrokerConfig(Map.of("sasl.enabled.mechanisms", "PLAIN,OAUTHBEARER",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config", USERS, "connections.max.reauth.ms", "60000",
+                "listener.name.sasl_ssl.oauthbearer.connections.max.reauth.ms", "5000"));
+
+        ListenerSasl sasl = SaslSettings.forListener(config, "SASL_SSL", "SASL_SSL");
+
+        assertThat(sasl.reauthMsByMechanism()).containsOnly(Map.entry("PLAIN", 60_000L),
+                Map.entry("OAUTHBEARER", 5_000L));
+        assertThat(SaslSettings.forListener(new BrokerConfig(Map.of("sasl.enabled.mechanisms", "OAUTHBEARER")),
+                "SASL_SSL", "SASL_SSL").reauthMsByMechanism()).containsOnly(Map.entry("OAUTHBEARER", 0L));
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("connections.max.reauth.ms", "-1")).explicitValues()
+                .size()).isInstanceOf(ConfigException.class);
     }
 }

@@ -56,7 +56,7 @@ class JwksTokenValidatorTest {
                 claims("carol")));
 
         assertThat(List.of(rs.principal(), ps.principal(), es.principal())).containsExactly("alice", "bob", "carol");
-        assertThat(rs.scopes()).containsExactly("read", "write");
+        assertThat(rs.scopes()).as("a string scope is one scope, as Kafka reads it").containsExactly("read write");
         assertThat(rs.expiresAtMs()).isEqualTo(TestTokens.secondsFromNow(now, 300) * 1000);
     }
 
@@ -117,5 +117,53 @@ class JwksTokenValidatorTest {
         assertThatThrownBy(() -> validator(Set.of(), null)).hasMessageContaining("no signing key");
         keySet.set("{}".getBytes());
         assertThatThrownBy(() -> validator(Set.of(), null)).hasMessageContaining("no \"keys\" list");
+    }
+
+    @Test
+    void unsignedAndSymmetricTokensNamingAKeyAreRefusedForTheirAlgorithm() throws Exception {
+        String claims = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                TestTokens.json(claims("alice")).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        for (String algorithm : List.of("none", "HS256")) {
+            String header = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    ("{\"alg\":\"" + algorithm + "\",\"kid\":\"rsa-1\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThatThrownBy(() -> validator.validate(header + "." + claims + ".c2lnbmF0dXJl"))
+                    .as(algorithm).hasMessageContaining("unsupported signature algorithm");
+        }
+    }
+
+    @Test
+    void aTokenNotYetValidOrWithoutAnIssueTimeOrWithRepeatedClaimsIsRefused() throws Exception {
+        Map<String, Object> early = new java.util.HashMap<>(claims("alice"));
+        early.put("nbf", TestTokens.secondsFromNow(now, 120));
+        assertThatThrownBy(() -> validator.validate(TestTokens.signed("RS256", "rsa-1", rsa.getPrivate(), early)))
+                .hasMessageContaining("not valid before");
+
+        Map<String, Object> undated = new java.util.HashMap<>(claims("alice"));
+        undated.remove("iat");
+        assertThatThrownBy(() -> validator.validate(TestTokens.signed("RS256", "rsa-1", rsa.getPrivate(), undated)))
+                .hasMessageContaining("no issue time");
+
+        String repeated = TestTokens.signed("RS256", "rsa-1", rsa.getPrivate(), claims("alice"));
+        String[] parts = repeated.split("\\.");
+        String twoSubjects = TestTokens.json(claims("alice")).replaceFirst("\\{", "{\"sub\":null,");
+        String forged = parts[0] + "." + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                twoSubjects.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "." + parts[2];
+        assertThatThrownBy(() -> validator.validate(forged)).hasMessageContaining("malformed");
+    }
+
+    @Test
+    void anAudienceStringIsOneAudience() throws Exception {
+        Map<String, Object> spaced = new java.util.HashMap<>(claims("alice"));
+        spaced.put("aud", "other spool");
+        try (JwksTokenValidator strict = validator(Set.of("spool"), null)) {
+            assertThatThrownBy(() -> strict.validate(TestTokens.signed("RS256", "rsa-1", rsa.getPrivate(), spaced)))
+                    .hasMessageContaining("audience");
+        }
+    }
+
+    @Test
+    void aRefreshIntervalThatIsNotPositiveIsRefused() {
+        assertThatThrownBy(() -> new JwksTokenValidator(keySet::get, new JwksTokenValidator.Expectations("sub",
+                "scope", Set.of(), null, 0), 0, () -> now)).isInstanceOf(IllegalArgumentException.class);
     }
 }

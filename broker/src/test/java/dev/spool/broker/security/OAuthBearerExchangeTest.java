@@ -52,7 +52,8 @@ class OAuthBearerExchangeTest {
 
         SaslExchange.Step failed = exchange.evaluate(new byte[] {1});
         assertThat(failed.isFailed()).isTrue();
-        assertThat(failed.failure()).contains("invalid_token").contains("expired");
+        assertThat(failed.failure()).as("what the client is told").contains("invalid_token").doesNotContain("expired");
+        assertThat(failed.reason()).as("what the broker logs").contains("invalid_token").contains("expired");
     }
 
     @Test
@@ -82,10 +83,26 @@ class OAuthBearerExchangeTest {
                 .isFailed()).isTrue();
         assertThat(new OAuthBearerExchange(validator).evaluate("n,,\u0001\u0001".getBytes(StandardCharsets.UTF_8))
                 .failure()).contains("no auth key");
+        assertThat(new OAuthBearerExchange(validator).evaluate("n,,\u0001auth=Basic abc\u0001\u0001"
+                .getBytes(StandardCharsets.UTF_8)).failure()).contains("not \"Bearer <token>\"");
         // A signed-looking token is not an unsecured one; nor is one without a subject.
         assertThat(new OAuthBearerExchange(validator).evaluate(initial(null, "eyJhbGciOiJSUzI1NiJ9.e30.c2ln"))
                 .challenge()).isNotEmpty();
         assertThat(new OAuthBearerExchange(validator).evaluate(initial(null, token(Map.of("exp", NOW / 1000 + 60))))
                 .challenge()).isNotEmpty();
+    }
+
+    /** 500 KB of key=value pairs (under the 512 KiB a client may send before authenticating) is read in one pass. */
+    @Test
+    void aHugeMessageOfPairsIsReadWithoutRecursion() {
+        StringBuilder message = new StringBuilder("n,,\u0001auth=Bearer " + token(Map.of("sub", "alice",
+                "exp", NOW / 1000 + 60)) + "\u0001");
+        while (message.length() < 500_000) {
+            message.append("a=\u0001");
+        }
+        message.append('\u0001');
+
+        assertThat(new OAuthBearerExchange(validator).evaluate(message.toString().getBytes(StandardCharsets.UTF_8))
+                .authenticatedUser()).isEqualTo("alice");
     }
 }

@@ -348,7 +348,7 @@ class NetworkBedIT {
 
     /** Whether node {@code node}, asked alone for Metadata (v12), describes {@code topic}; false when it does not answer. */
     private static boolean knows(int node, String topic) throws Exception {
-        MetadataRequestData request = new MetadataRequestData()
+        MetadataRequestData request = new MetadataRequestData().setAllowAutoTopicCreation(false)
                 .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(topic)));
         try {
             MetadataResponse response = (MetadataResponse) RawRequest.send(cluster.bed().address(node),

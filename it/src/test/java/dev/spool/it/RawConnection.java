@@ -1,0 +1,48 @@
+package dev.spool.it;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.RequestUtils;
+
+/**
+ * One connection to a broker, sending requests one at a time and reading each answer, as a test drives the
+ * protocol by hand (SASL exchanges, what a connection may do when). Not thread-safe.
+ */
+final class RawConnection implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataOutputStream out;
+    private final DataInputStream in;
+    private int correlationId;
+
+    RawConnection(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        out = new DataOutputStream(socket.getOutputStream());
+        in = new DataInputStream(socket.getInputStream());
+    }
+
+    /** Sends {@code request} as {@code api} v{@code version} and returns the answer (an EOF if the broker closed). */
+    AbstractResponse send(ApiKeys api, short version, ApiMessage request) throws IOException {
+        RequestHeader header = new RequestHeader(api, version, "raw-connection", ++correlationId);
+        ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), request, version);
+        out.writeInt(frame.remaining());
+        out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
+        out.flush();
+        byte[] answer = new byte[in.readInt()];
+        in.readFully(answer);
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
