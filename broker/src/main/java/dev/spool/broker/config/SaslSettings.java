@@ -55,9 +55,9 @@ public final class SaslSettings {
             "scope", "The claim holding a token's scopes.");
 
     public static final ConfigKey<Long> REAUTH_MS = ConfigKey.longValue("connections.max.reauth.ms", 0L,
-            "A SASL session's longest life (KIP-368), told to clients when they authenticate (with a bearer token's "
-                    + "expiry if sooner); a connection that has not authenticated again by then is closed at its "
-                    + "next request. 0: sessions do not expire. Also per listener and mechanism, as "
+            "A SASL session's longest life (KIP-368), told to clients when they authenticate; a connection that "
+                    + "has not authenticated again by then is closed at its next request. 0: only a bearer token's "
+                    + "expiry ends a session. Also per listener and mechanism, as "
                     + "listener.name.<listener>.<mechanism>.connections.max.reauth.ms.")
             .validatedBy(ConfigValidator.atLeast(0L));
 

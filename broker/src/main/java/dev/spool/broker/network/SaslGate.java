@@ -59,8 +59,9 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private String mechanism;
     /** Who the connection authenticated as, once it has. */
     private String user;
-    /** When the session ends (epoch ms), or 0 when it does not. */
+    /** When the session ends (epoch ms), or 0 when it does not; how long it was when it began. */
     private long sessionEndsAtMs;
+    private long sessionLifetimeMs;
 
     SaslGate(ListenerSasl sasl, SaslExchanges exchanges, FailedLogins failures, LongSupplier clock) {
         this.sasl = sasl;
@@ -151,8 +152,15 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean again = state == State.DONE;
+        if (again && sessionEndsAtMs == 0) {
+            // A session that does not end is not renewed (as Kafka answers it); the connection goes on.
+            write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId,
+                    response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
+            return;
+        }
         if (again && (version == RAW_TOKENS_VERSION || !requested.equals(mechanism))) {
             // Re-authentication goes through SaslAuthenticate (v1+ handshakes), with the mechanism first used.
+            state = State.FAILED;
             write(ctx, ApiKey.SASL_HANDSHAKE, version, correlationId,
                     response.setErrorCode(Errors.ILLEGAL_SASL_STATE.code())).addListener(ChannelFutureListener.CLOSE);
             return;
@@ -174,40 +182,42 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
             return;
         }
         if (step.isComplete()) {
-            String refused = completed(ctx, step, version);
+            String refused = completed(ctx, step);
             if (refused != null) {
                 fail(ctx, refused, write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response
                         .setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(refused)));
                 return;
             }
-            response.setSessionLifetimeMs(sessionEndsAtMs == 0 ? 0 : sessionEndsAtMs - clock.getAsLong());
+            response.setSessionLifetimeMs(sessionLifetimeMs);
         }
         write(ctx, ApiKey.SASL_AUTHENTICATE, version, correlationId, response.setErrorCode(Errors.NONE.code()));
     }
 
     /**
      * The end of a successful exchange: the session starts (or, on re-authentication, goes on) and its end is set;
-     * the reason it is refused instead (another principal than the session's, a credential already expired).
+     * the reason it is refused instead (another principal than the session's, a credential already expired). As
+     * Kafka sets it (KIP-368), whatever the client's version: a credential's expiry (a bearer token's) ends the
+     * session, and connections.max.reauth.ms, when set, ends it sooner; with neither it does not end.
      */
-    private String completed(ChannelHandlerContext ctx, SaslExchange.Step step, short version) {
+    private String completed(ChannelHandlerContext ctx, SaslExchange.Step step) {
         if (state == State.REAUTHENTICATE && !step.authenticatedUser().equals(user)) {
             return "Cannot change principals during re-authentication from User:" + user + ": User:"
                     + step.authenticatedUser();
         }
         long now = clock.getAsLong();
-        long lifetime = sasl.reauthMsByMechanism().getOrDefault(mechanism, 0L);
-        // KIP-368: a session ends only when connections.max.reauth.ms is set, and only for a client told so (v1+).
-        if (lifetime <= 0 || version < 1) {
-            sessionEndsAtMs = 0;
-        } else {
-            if (step.credentialExpiresAtMs() != 0) {
-                lifetime = Math.min(lifetime, step.credentialExpiresAtMs() - now);
-                if (lifetime <= 0) {
-                    return "Authentication failed: the credential has expired";
-                }
+        long maxReauthMs = sasl.reauthMsByMechanism().getOrDefault(mechanism, 0L);
+        long lifetime = maxReauthMs;
+        if (step.credentialExpiresAtMs() != 0) {
+            lifetime = step.credentialExpiresAtMs() - now;
+            if (lifetime <= 0) {
+                return "Authentication failed: the credential has expired";
             }
-            sessionEndsAtMs = now + lifetime;
+            if (maxReauthMs > 0) {
+                lifetime = Math.min(lifetime, maxReauthMs);
+            }
         }
+        sessionLifetimeMs = lifetime;
+        sessionEndsAtMs = lifetime > 0 ? now + lifetime : 0;
         authenticated(ctx, step.authenticatedUser());
         return null;
     }
@@ -220,7 +230,11 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
             return;
         }
         if (step.isComplete()) {
-            authenticated(ctx, step.authenticatedUser());
+            String refused = completed(ctx, step);
+            if (refused != null) {
+                fail(ctx, refused, null);
+                return;
+            }
         }
         ByteBuf challenge = ctx.alloc().buffer(4 + step.challenge().length);
         challenge.writeInt(step.challenge().length).writeBytes(step.challenge());

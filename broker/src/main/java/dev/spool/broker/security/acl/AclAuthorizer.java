@@ -1,0 +1,77 @@
+package dev.spool.broker.security.acl;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Immutable: one set of ACLs, decided as Kafka's StandardAuthorizer decides. A super user
+ * ({@code super.users}) may do anything. Otherwise an ACL counts when its resource pattern covers the resource and it
+ * is about the principal (or {@code User:*}) and host (or {@code *}): any DENY of the operation (or of ALL) denies;
+ * else any ALLOW of it, of ALL or of an operation implying it allows; else, when no ACL at all covers the resource,
+ * {@code allow.everyone.if.no.acl.found} decides; else it is denied. A new set of ACLs is a new authorizer.
+ */
+public final class AclAuthorizer {
+
+    private final Set<String> superUsers;
+    private final boolean allowIfNoAcl;
+    /** By resource type: the literal ACLs by name (the wildcard's under "*"), and the prefixed ones. */
+    private final Map<ResourceType, Map<String, List<AclBinding>>> literal = new EnumMap<>(ResourceType.class);
+    private final Map<ResourceType, List<AclBinding>> prefixed = new EnumMap<>(ResourceType.class);
+
+    public AclAuthorizer(Collection<AclBinding> acls, Set<String> superUsers, boolean allowIfNoAcl) {
+        this.superUsers = Set.copyOf(superUsers);
+        this.allowIfNoAcl = allowIfNoAcl;
+        for (AclBinding acl : acls) {
+            if (acl.patternType() == PatternType.LITERAL) {
+                literal.computeIfAbsent(acl.resourceType(), type -> new HashMap<>())
+                        .computeIfAbsent(acl.resourceName(), name -> new ArrayList<>()).add(acl);
+            } else if (acl.patternType() == PatternType.PREFIXED) {
+                prefixed.computeIfAbsent(acl.resourceType(), type -> new ArrayList<>()).add(acl);
+            }
+        }
+    }
+
+    /** Whether {@code principal} ({@code User:alice}) connecting from {@code host} may {@code operation} the resource. */
+    public boolean authorize(String principal, String host, AclOperation operation, ResourceType type, String name) {
+        if (superUsers.contains(principal)) {
+            return true;
+        }
+        List<AclBinding> covering = covering(type, name);
+        boolean allowed = false;
+        for (AclBinding acl : covering) {
+            if (!acl.appliesTo(principal, host)) {
+                continue;
+            }
+            if (acl.permission() == AclPermission.DENY && acl.operation().denies(operation)) {
+                return false;
+            }
+            if (acl.permission() == AclPermission.ALLOW && acl.operation().allows(operation)) {
+                allowed = true;
+            }
+        }
+        return allowed || covering.isEmpty() && allowIfNoAcl;
+    }
+
+    /** Every ACL whose pattern covers {@code type} {@code name}. */
+    private List<AclBinding> covering(ResourceType type, String name) {
+        List<AclBinding> covering = new ArrayList<>();
+        Map<String, List<AclBinding>> byName = literal.get(type);
+        if (byName != null) {
+            covering.addAll(byName.getOrDefault(name, List.of()));
+            if (!name.equals(AclBinding.WILDCARD)) {
+                covering.addAll(byName.getOrDefault(AclBinding.WILDCARD, List.of()));
+            }
+        }
+        for (AclBinding acl : prefixed.getOrDefault(type, List.of())) {
+            if (acl.covers(type, name)) {
+                covering.add(acl);
+            }
+        }
+        return covering;
+    }
+}
