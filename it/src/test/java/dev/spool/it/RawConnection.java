@@ -31,11 +31,21 @@ final class RawConnection implements AutoCloseable {
 
     /** Sends {@code request} as {@code api} v{@code version} and returns the answer (an EOF if the broker closed). */
     AbstractResponse send(ApiKeys api, short version, ApiMessage request) throws IOException {
+        return receive(write(api, version, request));
+    }
+
+    /** Sends {@code request} without waiting for its answer; the header {@link #receive} reads the answer by. */
+    RequestHeader write(ApiKeys api, short version, ApiMessage request) throws IOException {
         RequestHeader header = new RequestHeader(api, version, "raw-connection", ++correlationId);
         ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), request, version);
         out.writeInt(frame.remaining());
         out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
         out.flush();
+        return header;
+    }
+
+    /** The next answer, which must be the one to {@code header}'s request (its correlation id is checked). */
+    AbstractResponse receive(RequestHeader header) throws IOException {
         byte[] answer = new byte[in.readInt()];
         in.readFully(answer);
         return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);

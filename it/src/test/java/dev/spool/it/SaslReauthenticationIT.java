@@ -17,12 +17,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -107,6 +110,28 @@ class SaslReauthenticationIT {
             assertThat(Errors.forCode(v0.data().errorCode())).as("re-authentication needs SaslAuthenticate")
                     .isEqualTo(Errors.ILLEGAL_SASL_STATE);
             assertThat(catchThrowable(() -> metadataError(connection))).isInstanceOf(java.io.IOException.class);
+        }
+    }
+
+    /** The answer to a re-authentication handshake comes after those to the requests before it, as from Kafka. */
+    @Test
+    void aReAuthenticationHandshakeIsAnsweredAfterTheRequestsBeforeIt() throws Exception {
+        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap()))) {
+            admin.createTopics(java.util.List.of(new NewTopic("held", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (RawConnection connection = new RawConnection(ports.get("SASL_PLAINTEXT"))) {
+            plain(connection, "alice", "alice-secret");
+            // A fetch of an empty partition waits up to 1 s for data; the handshake is sent right behind it.
+            RequestHeader fetch = connection.write(ApiKeys.FETCH, (short) 4, new FetchRequestData().setMaxWaitMs(1_000)
+                    .setMinBytes(1).setTopics(java.util.List.of(new FetchRequestData.FetchTopic().setTopic("held")
+                            .setPartitions(java.util.List.of(new FetchRequestData.FetchPartition().setPartition(0)
+                                    .setFetchOffset(0).setPartitionMaxBytes(1024))))));
+            RequestHeader handshake = connection.write(ApiKeys.SASL_HANDSHAKE, (short) 1,
+                    new SaslHandshakeRequestData().setMechanism("PLAIN"));
+
+            assertThat(connection.receive(fetch)).as("the fetch's answer first").isInstanceOf(FetchResponse.class);
+            SaslHandshakeResponse answer = (SaslHandshakeResponse) connection.receive(handshake);
+            assertThat(Errors.forCode(answer.data().errorCode())).isEqualTo(Errors.NONE);
         }
     }
 

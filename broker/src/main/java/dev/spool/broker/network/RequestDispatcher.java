@@ -66,6 +66,14 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     /** On the event loop, before the connection's first request: who it authenticated as. */
+    /**
+     * Runs {@code then} on the event loop once the responses to every request dispatched so far are written (now, if
+     * none is waiting): what must not overtake them, such as a SASL answer, waits for it.
+     */
+    void afterPendingResponses(Runnable then) {
+        responses.whenEmpty(then);
+    }
+
     void identify(ConnectionIdentity authenticated) {
         this.identity = authenticated;
     }

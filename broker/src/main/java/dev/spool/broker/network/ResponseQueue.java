@@ -18,6 +18,7 @@ final class ResponseQueue {
     }
 
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
+    private Runnable whenEmpty;
 
     Slot reserve() {
         Slot slot = new Slot();
@@ -43,6 +44,20 @@ final class ResponseQueue {
         if (wrote) {
             ctx.flush();
         }
+        if (slots.isEmpty() && whenEmpty != null) {
+            Runnable then = whenEmpty;
+            whenEmpty = null;
+            then.run();
+        }
+    }
+
+    /** Runs {@code then} once every response reserved so far has been written: now, if none is waiting. */
+    void whenEmpty(Runnable then) {
+        if (slots.isEmpty()) {
+            then.run();
+        } else {
+            whenEmpty = then;
+        }
     }
 
     /** Releases responses still waiting for their turn, when the connection closes. */
@@ -53,5 +68,6 @@ final class ResponseQueue {
             }
         }
         slots.clear();
+        whenEmpty = null;
     }
 }

@@ -48,7 +48,8 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private static final int HEADER_PEEK_BYTES = 4;
     private static final short RAW_TOKENS_VERSION = 0;
 
-    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, REAUTHENTICATE, FAILED }
+    /** HOLDING: a re-authentication handshake waits for the responses before it. */
+    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, DONE, HOLDING, REAUTHENTICATE, FAILED }
 
     private final ListenerSasl sasl;
     private final SaslExchanges exchanges;
@@ -62,6 +63,8 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     /** When the session ends (epoch ms), or 0 when it does not; how long it was when it began. */
     private long sessionEndsAtMs;
     private long sessionLifetimeMs;
+    /** A re-authentication handshake waiting for the responses before it (state HOLDING). */
+    private ByteBuf held;
 
     SaslGate(ListenerSasl sasl, SaslExchanges exchanges, FailedLogins failures, LongSupplier clock) {
         this.sasl = sasl;
@@ -77,15 +80,38 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        ByteBuf frame = (ByteBuf) message;
+        read(ctx, (ByteBuf) message, false);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (held != null) {
+            held.release();
+            held = null;
+        }
+        ctx.fireChannelInactive();
+    }
+
+    /** {@code earlierAnswered}: a held re-authentication handshake, read again once the responses before it went. */
+    private void read(ChannelHandlerContext ctx, ByteBuf frame, boolean earlierAnswered) {
+        if (state == State.HOLDING) {
+            frame.release();
+            close(ctx, "a request while its re-authentication waited for earlier responses");
+            return;
+        }
         if (state == State.DONE) {
-            if (peekApiKey(frame) != ApiKey.SASL_HANDSHAKE) {
+            ApiKey apiKey = peekApiKey(frame);
+            if (apiKey == ApiKey.SASL_HANDSHAKE && !earlierAnswered) {
+                hold(ctx, frame);
+                return;
+            }
+            if (apiKey != ApiKey.SASL_HANDSHAKE) {
                 if (sessionEndsAtMs != 0 && clock.getAsLong() >= sessionEndsAtMs) {
                     frame.release();
                     close(ctx, "its SASL session ended at " + sessionEndsAtMs + " and it did not authenticate again");
                     return;
                 }
-                ctx.fireChannelRead(message);
+                ctx.fireChannelRead(frame);
                 return;
             }
         }
@@ -117,6 +143,26 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * Holds a re-authentication handshake until the responses to every request before it are written, as Kafka's
+     * broker (which reads one request at a time) answers it: a client may match answers to requests in order.
+     */
+    private void hold(ChannelHandlerContext ctx, ByteBuf frame) {
+        state = State.HOLDING;
+        held = frame;
+        ctx.channel().config().setAutoRead(false);
+        ctx.pipeline().get(RequestDispatcher.class).afterPendingResponses(() -> {
+            ByteBuf handshake = held;
+            held = null;
+            if (handshake == null || state != State.HOLDING) {
+                return;
+            }
+            state = State.DONE;
+            ctx.channel().config().setAutoRead(true);
+            read(ctx, handshake, true);
+        });
     }
 
     private static ApiKey peekApiKey(ByteBuf frame) {
