@@ -37,8 +37,18 @@ class FailClosedSecurityIT {
 
     @Test
     void aSaslSslListenerWithAMechanismNotServedIsRefused() throws Exception {
-        assertRefused("SASL_SSL", List.of("sasl.enabled.mechanisms=OAUTHBEARER"),
-                "listener SASL_SSL enables SASL mechanism OAUTHBEARER, which Spool does not support yet");
+        assertRefused("SASL_SSL", List.of("sasl.enabled.mechanisms=GSSAPI"),
+                "listener SASL_SSL enables SASL mechanism GSSAPI, which Spool does not support yet");
+    }
+
+    @Test
+    void anOauthBearerValidatorThatCannotRunOrAKeySetWithoutOneIsRefused() throws Exception {
+        assertRefused("SASL_SSL", List.of("sasl.enabled.mechanisms=OAUTHBEARER",
+                        "listener.name.sasl_ssl.oauthbearer.sasl.server.callback.handler.class=com.example.Validator"),
+                "com.example.Validator, which cannot run in Spool");
+        assertRefused("SASL_SSL", List.of("sasl.enabled.mechanisms=OAUTHBEARER",
+                        "sasl.oauthbearer.jwks.endpoint.url=https://idp.example/keys"),
+                "names a key set (sasl.oauthbearer.jwks.endpoint.url) but no validator");
     }
 
     @Test
