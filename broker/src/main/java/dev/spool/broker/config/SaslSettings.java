@@ -149,9 +149,9 @@ public final class SaslSettings {
         long skewSeconds = mechanismValue(config, listenerName, "oauthbearer", CLOCK_SKEW_SECONDS);
         String subClaim = mechanismValue(config, listenerName, "oauthbearer", SUB_CLAIM);
         String scopeClaim = mechanismValue(config, listenerName, "oauthbearer", SCOPE_CLAIM);
+        String jwks = mechanismValue(config, listenerName, "oauthbearer", JWKS_URL);
         if (handler == null) {
-            String keySet = mechanismValue(config, listenerName, "oauthbearer", JWKS_URL);
-            if (keySet != null && !keySet.isBlank()) {
+            if (jwks != null && !jwks.isBlank()) {
                 throw new ConfigException("listener " + listenerName + " names a key set (" + JWKS_URL.name()
                         + ") but no validator: set listener.name." + listenerName.toLowerCase(Locale.ROOT)
                         + ".oauthbearer." + SERVER_CALLBACK_HANDLER.name() + "=" + OAUTH_VALIDATOR
@@ -178,7 +178,6 @@ public final class SaslSettings {
                     + handler + ", which cannot run in Spool (it validates as Kafka's " + OAUTH_VALIDATOR
                     + " does, or takes unsecured tokens when none is set)");
         }
-        String jwks = mechanismValue(config, listenerName, "oauthbearer", JWKS_URL);
         if (jwks == null || jwks.isBlank()) {
             throw new ConfigException("listener " + listenerName + " validates OAUTHBEARER tokens with "
                     + OAUTH_VALIDATOR + " but has no key set: set " + JWKS_URL.name());
@@ -205,12 +204,8 @@ public final class SaslSettings {
      * broker's setting.
      */
     private static <T> T mechanismValue(BrokerConfig config, String listenerName, String mechanism, ConfigKey<T> key) {
-        Map<String, String> values = config.explicitValues();
-        String listener = LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + ".";
-        String own = values.get(listener + mechanism + "." + key.name());
-        if (own == null) {
-            own = values.get(listener + key.name());
-        }
-        return key.parse(own != null ? own : values.get(key.name()));
+        String own = config.explicitValues().get(LISTENER_PREFIX + listenerName.toLowerCase(Locale.ROOT) + "."
+                + mechanism + "." + key.name());
+        return own != null ? key.parse(own) : config.listenerValue(listenerName, key);
     }
 }
