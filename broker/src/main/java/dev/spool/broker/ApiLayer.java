@@ -1,6 +1,8 @@
 package dev.spool.broker;
 
+import dev.spool.broker.api.AclsHandler;
 import dev.spool.broker.api.AlterPartitionHandler;
+import dev.spool.broker.api.ApiAuthorization;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.BrokerLifecycleHandler;
@@ -39,17 +41,21 @@ import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.WriteTxnMarkersHandler;
 import dev.spool.broker.quorum.QuorumMembership;
+import dev.spool.broker.security.acl.Authorizer;
 import dev.spool.broker.txn.InitProducerIdHandler;
 import dev.spool.broker.txn.TransactionHandler;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The broker's fifth layer: every API it answers, each registered with the versions it serves (what
  * ApiVersions advertises), its handler built over the layers below. Handlers hold no resources of their
  * own (the fetch handler's parking belongs to the partition layer), so nothing here is closed. A new
- * API family registers here; an authorizer will wrap the registry's handlers. Immutable once built.
+ * API family registers here; with an authorizer, {@link ApiAuthorization} wraps every handler, last. Immutable once
+ * built.
  */
 final class ApiLayer {
 
@@ -58,7 +64,7 @@ final class ApiLayer {
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
             ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS,
             ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS,
-            ApiKey.ALTER_USER_SCRAM_CREDENTIALS);
+            ApiKey.ALTER_USER_SCRAM_CREDENTIALS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS);
     /** Of those, what only reads the metadata: answered here while no active controller is known. */
     private static final List<ApiKey> READ_ONLY = List.of(ApiKey.LIST_PARTITION_REASSIGNMENTS);
 
@@ -128,13 +134,31 @@ final class ApiLayer {
         new GroupHandler(coordinators.groups).registerIn(registry);
         new SaslApis().registerIn(registry);
         new ScramCredentialsHandler(metadata).registerIn(registry);
+        Authorizer authorizer = authorizer(config, metadata);
+        new AclsHandler(metadata, authorizer).registerIn(registry);
         new ClientQuotasHandler().registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image, coordinators.transactionPartitions)
                 .registerIn(registry);
         if (metadataLayer.isCluster()) {
             serveAsClusterNode(config, storage, metadataLayer, registry);
         }
+        ApiAuthorization.install(registry, authorizer, metadata::image);
         return new ApiLayer(registry, apiVersions);
+    }
+
+    /** Kafka's StandardAuthorizer over the metadata image's ACLs when {@code authorizer.class.name} names it. */
+    private static Authorizer authorizer(BrokerConfig config, MetadataManager metadata) {
+        if (config.get(BrokerConfig.AUTHORIZER_CLASS_NAME).isBlank()) {
+            return Authorizer.DISABLED;
+        }
+        Set<String> superUsers = new HashSet<>();
+        for (String user : config.get(BrokerConfig.SUPER_USERS).split(";")) {
+            if (!user.isBlank()) {
+                superUsers.add(user.trim());
+            }
+        }
+        return Authorizer.standard(metadata::image, superUsers,
+                config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND));
     }
 
     /**

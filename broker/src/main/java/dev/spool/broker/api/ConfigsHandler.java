@@ -3,8 +3,11 @@ package dev.spool.broker.api;
 import dev.spool.broker.config.ConfigController;
 import dev.spool.broker.config.ConfigController.Outcome;
 import dev.spool.broker.config.ConfigDescriber;
+import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataManager;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
@@ -38,16 +41,27 @@ public final class ConfigsHandler implements ApiFamily {
     @Override
     public void registerIn(ApiRegistry registry) {
         registry.register(ApiKey.DESCRIBE_CONFIGS, 1, 4, DescribeConfigsRequestData.class,
-                        (context, request) -> CompletableFuture.completedFuture(describe(request)))
+                        (context, request) -> CompletableFuture.completedFuture(describe(request, context.access())))
                 .register(ApiKey.INCREMENTAL_ALTER_CONFIGS, 0, 1, IncrementalAlterConfigsRequestData.class,
                         (context, request) -> incrementalAlter(request))
                 .register(ApiKey.ALTER_CONFIGS, 0, 2, AlterConfigsRequestData.class, (context, request) -> alter(request));
     }
 
-    private Message describe(DescribeConfigsRequestData request) {
+    /** A topic's configs take DESCRIBE_CONFIGS on the topic, a broker's (and its loggers') on the cluster. */
+    private Message describe(DescribeConfigsRequestData request, Access access) {
         MetadataImage image = metadata.image();
         DescribeConfigsResponseData response = new DescribeConfigsResponseData().setResults(new ArrayList<>());
         for (DescribeConfigsResource resource : request.resources()) {
+            boolean topic = resource.resourceType() == ConfigResource.TOPIC;
+            if (topic ? !access.allowsTopic(AclOperation.DESCRIBE_CONFIGS, resource.resourceName())
+                    : !access.allowsOnCluster(AclOperation.DESCRIBE_CONFIGS)) {
+                Errors refusal = topic ? Errors.TOPIC_AUTHORIZATION_FAILED : Errors.CLUSTER_AUTHORIZATION_FAILED;
+                response.results().add(new DescribeConfigsResponseData.DescribeConfigsResult()
+                        .setResourceType(resource.resourceType()).setResourceName(resource.resourceName())
+                        .setErrorCode(refusal.code()).setErrorMessage("Authorization failed.")
+                        .setConfigs(new ArrayList<>()));
+                continue;
+            }
             response.results().add(describer.describe(image, resource, request.includeSynonyms(),
                     request.includeDocumentation()));
         }

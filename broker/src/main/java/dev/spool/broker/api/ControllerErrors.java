@@ -6,11 +6,17 @@ import dev.spool.protocol.message.AddRaftVoterResponseData;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
 import dev.spool.protocol.message.AlterPartitionReassignmentsResponseData;
+import dev.spool.protocol.message.AlterUserScramCredentialsRequestData;
+import dev.spool.protocol.message.AlterUserScramCredentialsResponseData;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.CreateAclsRequestData;
+import dev.spool.protocol.message.CreateAclsResponseData;
 import dev.spool.protocol.message.CreatePartitionsRequestData;
 import dev.spool.protocol.message.CreatePartitionsResponseData;
 import dev.spool.protocol.message.CreateTopicsRequestData;
 import dev.spool.protocol.message.CreateTopicsResponseData;
+import dev.spool.protocol.message.DeleteAclsRequestData;
+import dev.spool.protocol.message.DeleteAclsResponseData;
 import dev.spool.protocol.message.DeleteTopicsRequestData;
 import dev.spool.protocol.message.DeleteTopicsResponseData;
 import dev.spool.protocol.message.DescribeQuorumResponseData;
@@ -21,7 +27,9 @@ import dev.spool.protocol.message.RemoveRaftVoterResponseData;
 import dev.spool.protocol.message.UnregisterBrokerResponseData;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
@@ -115,6 +123,29 @@ public final class ControllerErrors {
                     .setErrorMessage(message);
             case LIST_PARTITION_REASSIGNMENTS -> new ListPartitionReassignmentsResponseData().setErrorCode(error)
                     .setErrorMessage(message);
+            case CREATE_ACLS -> {
+                List<CreateAclsResponseData.AclCreationResult> results = new ArrayList<>();
+                ((CreateAclsRequestData) request).creations().forEach(creation -> results.add(
+                        new CreateAclsResponseData.AclCreationResult().setErrorCode(error).setErrorMessage(message)));
+                yield new CreateAclsResponseData().setResults(results);
+            }
+            case DELETE_ACLS -> {
+                List<DeleteAclsResponseData.DeleteAclsFilterResult> results = new ArrayList<>();
+                ((DeleteAclsRequestData) request).filters().forEach(filter -> results.add(
+                        new DeleteAclsResponseData.DeleteAclsFilterResult().setErrorCode(error)
+                                .setErrorMessage(message).setMatchingAcls(new ArrayList<>())));
+                yield new DeleteAclsResponseData().setFilterResults(results);
+            }
+            case ALTER_USER_SCRAM_CREDENTIALS -> {
+                AlterUserScramCredentialsRequestData alter = (AlterUserScramCredentialsRequestData) request;
+                Set<String> users = new LinkedHashSet<>();
+                alter.deletions().forEach(deletion -> users.add(deletion.name()));
+                alter.upsertions().forEach(upsertion -> users.add(upsertion.name()));
+                List<AlterUserScramCredentialsResponseData.AlterUserScramCredentialsResult> results = new ArrayList<>();
+                users.forEach(user -> results.add(new AlterUserScramCredentialsResponseData
+                        .AlterUserScramCredentialsResult().setUser(user).setErrorCode(error).setErrorMessage(message)));
+                yield new AlterUserScramCredentialsResponseData().setResults(results);
+            }
             default -> null;
         };
     }

@@ -7,14 +7,15 @@ import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.metadata.TopicNames;
 import dev.spool.broker.partition.OfflinePartitions;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
-import dev.spool.protocol.message.MetadataRequestData;
 import dev.spool.protocol.message.MetadataRequestData.MetadataRequestTopic;
-import dev.spool.protocol.message.MetadataResponseData;
+import dev.spool.protocol.message.MetadataRequestData;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseBroker;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponsePartition;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseTopic;
+import dev.spool.protocol.message.MetadataResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
@@ -75,7 +76,8 @@ public final class MetadataHandler implements ApiHandler {
             MetadataImage image = metadata.get();
             for (MetadataRequestTopic wanted : request.topics()) {
                 if (wanted.name() != null && image.topic(wanted.name()) == null
-                        && TopicNames.whyInvalid(wanted.name()) == null && !InternalTopics.isInternal(wanted.name())) {
+                        && TopicNames.whyInvalid(wanted.name()) == null && !InternalTopics.isInternal(wanted.name())
+                        && mayCreate(context.access(), wanted.name())) {
                     toCreate.add(new CreatableTopic().setName(wanted.name()).setNumPartitions(-1)
                             .setReplicationFactor((short) -1));
                 }
@@ -101,11 +103,13 @@ public final class MetadataHandler implements ApiHandler {
         List<MetadataResponseTopic> result = new ArrayList<>();
         if (allTopics) {
             for (TopicImage topic : image.topics()) {
-                result.add(describe(topic));
+                if (context.access().allowsTopic(AclOperation.DESCRIBE, topic.name())) {
+                    result.add(describe(topic));
+                }
             }
         } else {
             for (MetadataRequestTopic wanted : request.topics()) {
-                result.add(describe(image, wanted));
+                result.add(describe(image, wanted, context.access()));
             }
         }
         return new MetadataResponseData()
@@ -115,9 +119,25 @@ public final class MetadataHandler implements ApiHandler {
                 .setTopics(result);
     }
 
-    private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted) {
+    /** One may create a topic with CREATE on the cluster or on the topic, and must see it (DESCRIBE) to learn of it. */
+    private static boolean mayCreate(Access access, String topic) {
+        return access.allowsTopic(AclOperation.DESCRIBE, topic) && (access.allowsOnCluster(AclOperation.CREATE)
+                || access.allowsTopic(AclOperation.CREATE, topic));
+    }
+
+    /**
+     * A topic asked for; one the sender may not DESCRIBE (or, by name and missing, may not create when it would be
+     * created) is TOPIC_AUTHORIZATION_FAILED, as Kafka answers, telling nothing of it.
+     */
+    private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted, Access access) {
         boolean byId = wanted.name() == null;
         TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
+        String name = topic != null ? topic.name() : wanted.name();
+        if (name != null && (!access.allowsTopic(AclOperation.DESCRIBE, name)
+                || topic == null && autoCreator != null && !mayCreate(access, name))) {
+            return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                    .setName(wanted.name()).setTopicId(byId ? wanted.topicId() : Uuid.ZERO_UUID);
+        }
         if (topic != null) {
             return describe(topic);
         }

@@ -2,6 +2,7 @@ package dev.spool.broker.cluster;
 
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ConnectionIdentity;
+import dev.spool.broker.api.Principal;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
@@ -49,7 +50,7 @@ public final class ControllerChannel {
         if (quorum.isActiveController() && local != null) {
             String listener = cluster.controllerListenerNames().get(0);
             RequestContext context = new RequestContext(api, version, 0, "spool-node-" + nodeId, null,
-                    ConnectionIdentity.plaintext(listener));
+                    new ConnectionIdentity(listener, "PLAINTEXT", Principal.THIS_NODE));
             return local.get(api).handler().handle(context, request);
         }
         return sendToOtherNode(api, version, request);

@@ -38,10 +38,16 @@ public final class BrokerConfig {
             .validatedBy(ConfigValidator.only("PLAINTEXT", "not supported: Spool's brokers speak PLAINTEXT to each "
                     + "other only"));
     public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = ConfigKey.string("authorizer.class.name", "",
-            "The authorizer enforcing ACLs; Spool has none yet, so naming one stops start-up rather than serve "
-                    + "every client without access control.")
-            .validatedBy(ConfigValidator.only("", "not supported: Spool has no authorizer yet and would serve every "
-                    + "client without access control"));
+            "The authorizer enforcing ACLs: Kafka's org.apache.kafka.metadata.authorizer.StandardAuthorizer (ACLs "
+                    + "kept in the metadata log), or empty for none (every client may do everything). Any other "
+                    + "class stops start-up rather than serve every client without the access control it asks for.")
+            .validatedBy(ConfigValidator.oneOf("", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"));
+    public static final ConfigKey<String> SUPER_USERS = ConfigKey.string("super.users", "",
+            "Principals (User:name), separated by ';', that may do anything whatever the ACLs say. In a cluster "
+                    + "whose nodes speak PLAINTEXT to each other, User:ANONYMOUS must be one, as in Kafka.");
+    public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND = ConfigKey.bool(
+            "allow.everyone.if.no.acl.found", false,
+            "Whether a resource no ACL names is open to everyone; by default it is closed to all but super users.");
     public static final ConfigKey<String> LOG_DIRS = ConfigKey.list("log.dirs", null,
             "Comma-separated directories of the partition logs; overrides log.dir.");
     public static final ConfigKey<String> LOG_DIR = ConfigKey.list("log.dir", "./data",
@@ -298,7 +304,8 @@ public final class BrokerConfig {
 
     /** Every declared broker setting but the log defaults: these, then {@link TlsSettings#ALL} and {@link SaslSettings#ALL}. */
     public static final List<ConfigKey<?>> ALL = concat(List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
-            LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, LOG_DIRS, LOG_DIR,
+            LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, SUPER_USERS,
+            ALLOW_EVERYONE_IF_NO_ACL_FOUND, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,

@@ -4,19 +4,21 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
 import dev.spool.broker.purgatory.WaitTimer;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.index.AbortedTxn;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchRequestData;
-import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.message.FetchResponseData.AbortedTransaction;
 import dev.spool.protocol.message.FetchResponseData.FetchableTopicResponse;
 import dev.spool.protocol.message.FetchResponseData.PartitionData;
+import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Thread-safe. Fetch, for consumers (v4 to v18; topic ids from v13): resolves the request against the fetch
@@ -78,8 +80,9 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         boolean replicaState = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE;
         int replicaId = replicaState ? request.replicaState().replicaId() : request.replicaId();
         long replicaEpoch = replicaState ? request.replicaState().replicaEpoch() : -1;
+        Predicate<String> readable = topic -> context.access().allowsTopic(AclOperation.READ, topic);
         FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
-                clockMs.getAsLong(), readCommitted);
+                clockMs.getAsLong(), readCommitted, readable);
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
                 || first.anyError()) {
             return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
@@ -92,7 +95,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     Math.max(0, read.state().partitionMaxBytes()), bound));
         }
         DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
-                replicaEpoch, clockMs.getAsLong(), readCommitted),
+                replicaEpoch, clockMs.getAsLong(), readCommitted, readable),
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,13 +55,21 @@ final class FetchReader {
         return read(partitions, responseMaxBytes, -1, -1, 0, false);
     }
 
+    /** As below, every topic readable. */
+    Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long replicaEpoch,
+                long nowMs, boolean readCommitted) {
+        return read(partitions, responseMaxBytes, replicaId, replicaEpoch, nowMs, readCommitted, topic -> true);
+    }
+
     /**
      * A read for {@code replicaId}: a consumer's (-1) up to the high watermark; a follower's (in broker epoch
      * {@code replicaEpoch}, -1 when its fetch version does not say) up to the log end, its fetch offset recorded as
      * its progress at {@code nowMs} (which may move the high watermark), its log checked against the leader's first.
+     * A consumer's partition of a topic not {@code readable} fails with TOPIC_AUTHORIZATION_FAILED (checked at every
+     * read: a fetch session outlives the ACL that let its partitions in).
      */
     Result read(List<FetchPartitionState> partitions, int responseMaxBytes, int replicaId, long replicaEpoch,
-                long nowMs, boolean readCommitted) {
+                long nowMs, boolean readCommitted, Predicate<String> readable) {
         List<PartitionRead> reads = new ArrayList<>(partitions.size());
         long remainingBytes = Math.max(0, responseMaxBytes);
         boolean minOneBatch = true;
@@ -68,7 +77,7 @@ final class FetchReader {
         boolean anyError = false;
         for (FetchPartitionState state : partitions) {
             int maxBytes = (int) Math.min(Math.max(0, state.partitionMaxBytes()), remainingBytes);
-            PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch, readCommitted)
+            PartitionRead read = replicaId < 0 ? readPartition(state, maxBytes, minOneBatch, readCommitted, readable)
                     : readForFollower(state, maxBytes, minOneBatch, replicaId, replicaEpoch, nowMs);
             int size = read.records().sizeInBytes();
             if (size > 0) {
@@ -83,8 +92,13 @@ final class FetchReader {
     }
 
     private PartitionRead readPartition(FetchPartitionState state, int maxBytes, boolean minOneBatch,
-                                        boolean readCommitted) {
+                                        boolean readCommitted, Predicate<String> readable) {
         Partition partition = find(state.key());
+        String topic = partition != null ? partition.topicPartition().topic()
+                : state.key().usesTopicId() ? null : state.key().topic();
+        if (topic != null && !readable.test(topic)) {
+            return PartitionRead.failed(state, partition, Errors.TOPIC_AUTHORIZATION_FAILED);
+        }
         PartitionRead refused = refusal(state, partition);
         if (refused != null) {
             return refused;

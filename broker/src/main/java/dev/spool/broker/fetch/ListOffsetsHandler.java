@@ -3,15 +3,16 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.TimestampOffset;
 import dev.spool.protocol.Errors;
-import dev.spool.protocol.message.ListOffsetsRequestData;
 import dev.spool.protocol.message.ListOffsetsRequestData.ListOffsetsPartition;
 import dev.spool.protocol.message.ListOffsetsRequestData.ListOffsetsTopic;
-import dev.spool.protocol.message.ListOffsetsResponseData;
+import dev.spool.protocol.message.ListOffsetsRequestData;
 import dev.spool.protocol.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
 import dev.spool.protocol.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import dev.spool.protocol.message.ListOffsetsResponseData;
 import dev.spool.protocol.types.Message;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -60,9 +61,11 @@ public final class ListOffsetsHandler implements ApiHandler {
         Set<String> seen = new HashSet<>();
         for (ListOffsetsTopic topic : request.topics()) {
             List<ListOffsetsPartitionResponse> partitions = new ArrayList<>(topic.partitions().size());
+            boolean described = context.access().allowsTopic(AclOperation.DESCRIBE, topic.name());
             for (ListOffsetsPartition wanted : topic.partitions()) {
                 boolean duplicate = !seen.add(topic.name() + "-" + wanted.partitionIndex());
-                partitions.add(duplicate ? failed(wanted, Errors.INVALID_REQUEST)
+                partitions.add(!described ? failed(wanted, Errors.TOPIC_AUTHORIZATION_FAILED)
+                        : duplicate ? failed(wanted, Errors.INVALID_REQUEST)
                         : answer(topic.name(), wanted, request.replicaId() != CONSUMER_REPLICA_ID,
                                 request.isolationLevel() == READ_COMMITTED));
             }

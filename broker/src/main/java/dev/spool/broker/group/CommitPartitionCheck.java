@@ -3,19 +3,21 @@ package dev.spool.broker.group;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.Errors;
-import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
-import dev.spool.protocol.message.OffsetCommitResponseData;
+import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import dev.spool.protocol.message.OffsetCommitResponseData;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * Immutable (over one metadata image): the partitions of an OffsetCommit that exist. Kafka answers
- * UNKNOWN_TOPIC_OR_PARTITION for each partition the metadata does not have before the group coordinator sees
+ * Immutable (over one metadata image): the partitions of an OffsetCommit that exist and that the committer may
+ * READ. Kafka answers TOPIC_AUTHORIZATION_FAILED for the others, then
+ * UNKNOWN_TOPIC_OR_PARTITION for each partition the metadata does not have, before the group coordinator sees
  * the request, so whatever the group's state, the member's generation or the version, and stores no offset a
  * consumer could never fetch from. {@link #existing} is the part of a request the coordinator is given;
  * {@link #answer} puts the coordinator's answer and the refused partitions back together in request order.
@@ -23,23 +25,30 @@ import java.util.List;
 final class CommitPartitionCheck {
 
     private final MetadataImage image;
+    private final Predicate<String> readable;
 
-    CommitPartitionCheck(MetadataImage image) {
+    /** {@code readable}: the topics the committer may READ; a partition of another is TOPIC_AUTHORIZATION_FAILED. */
+    CommitPartitionCheck(MetadataImage image, Predicate<String> readable) {
         this.image = image;
+        this.readable = readable;
     }
 
-    private boolean exists(String topicName, int partition) {
+    /** Why the coordinator is not given this partition, or null. */
+    private Errors refusal(String topicName, int partition) {
+        if (!readable.test(topicName)) {
+            return Errors.TOPIC_AUTHORIZATION_FAILED;
+        }
         TopicImage topic = image.topic(topicName);
-        return topic != null && topic.partition(partition) != null;
+        return topic != null && topic.partition(partition) != null ? null : Errors.UNKNOWN_TOPIC_OR_PARTITION;
     }
 
-    /** The request with only the partitions that exist; a topic left without any is dropped. */
+    /** The request with only the partitions not refused; a topic left without any is dropped. */
     OffsetCommitRequestData existing(OffsetCommitRequestData request) {
         List<OffsetCommitRequestTopic> topics = new ArrayList<>(request.topics().size());
         for (OffsetCommitRequestTopic topic : request.topics()) {
             List<OffsetCommitRequestPartition> partitions = new ArrayList<>(topic.partitions().size());
             for (OffsetCommitRequestPartition partition : topic.partitions()) {
-                if (exists(topic.name(), partition.partitionIndex())) {
+                if (refusal(topic.name(), partition.partitionIndex()) == null) {
                     partitions.add(partition);
                 }
             }
@@ -55,7 +64,7 @@ final class CommitPartitionCheck {
     }
 
     /**
-     * The answer to {@code request}: UNKNOWN_TOPIC_OR_PARTITION for each partition that does not exist, and for
+     * The answer to {@code request}: the refusal of each partition refused, and for
      * the others, in turn, the coordinator's answer to {@link #existing}{@code (request)}.
      */
     OffsetCommitResponseData answer(OffsetCommitRequestData request, OffsetCommitResponseData existingAnswer) {
@@ -65,9 +74,10 @@ final class CommitPartitionCheck {
             Iterator<OffsetCommitResponsePartition> answered = null;
             List<OffsetCommitResponsePartition> partitions = new ArrayList<>(topic.partitions().size());
             for (OffsetCommitRequestPartition partition : topic.partitions()) {
-                if (!exists(topic.name(), partition.partitionIndex())) {
+                Errors refusal = refusal(topic.name(), partition.partitionIndex());
+                if (refusal != null) {
                     partitions.add(new OffsetCommitResponsePartition().setPartitionIndex(partition.partitionIndex())
-                            .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
+                            .setErrorCode(refusal.code()));
                     continue;
                 }
                 if (answered == null) {

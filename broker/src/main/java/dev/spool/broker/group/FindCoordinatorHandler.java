@@ -6,11 +6,13 @@ import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.broker.txn.TransactionCoordinator;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
-import dev.spool.protocol.message.FindCoordinatorResponseData;
 import dev.spool.protocol.message.FindCoordinatorResponseData.Coordinator;
+import dev.spool.protocol.message.FindCoordinatorResponseData;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +59,8 @@ public final class FindCoordinatorHandler implements ApiHandler {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
             ClusterView view = cluster.get().onListener(listener);
             for (String key : keys) {
-                coordinators.add(coordinator(view, keyType, key, error));
+                coordinators.add(coordinator(view, keyType, key, error == Errors.NONE ? refusal(context, keyType, key)
+                        : error));
             }
             if (batched) {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);
@@ -70,6 +73,14 @@ public final class FindCoordinatorHandler implements ApiHandler {
                     .setHost(only.host())
                     .setPort(only.port());
         });
+    }
+
+    /** Finding a group's coordinator takes DESCRIBE on the group; a transactional id's, DESCRIBE on it. */
+    private static Errors refusal(RequestContext context, byte keyType, String key) {
+        return keyType == GROUP_KEY ? context.access().allows(AclOperation.DESCRIBE, ResourceType.GROUP, key)
+                ? Errors.NONE : Errors.GROUP_AUTHORIZATION_FAILED
+                : context.access().allows(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)
+                ? Errors.NONE : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
     }
 
     private Coordinator coordinator(ClusterView view, byte keyType, String key, Errors error) {
@@ -98,6 +109,9 @@ public final class FindCoordinatorHandler implements ApiHandler {
     private static String errorMessage(byte keyType, String key, Errors error) {
         if (error == Errors.COORDINATOR_NOT_AVAILABLE) {
             return "The coordinator is not available.";
+        }
+        if (error == Errors.GROUP_AUTHORIZATION_FAILED || error == Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED) {
+            return "Not authorized to describe " + key + ".";
         }
         return "Unknown coordinator key type " + keyType + ".";
     }

@@ -1,16 +1,19 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
-import dev.spool.protocol.message.ApiKey;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.DeleteGroupsRequestData;
-import dev.spool.protocol.message.DeleteGroupsResponseData;
 import dev.spool.protocol.message.DeleteGroupsResponseData.DeletableGroupResult;
+import dev.spool.protocol.message.DeleteGroupsResponseData;
 import dev.spool.protocol.message.DescribeGroupsRequestData;
-import dev.spool.protocol.message.DescribeGroupsResponseData;
 import dev.spool.protocol.message.DescribeGroupsResponseData.DescribedGroup;
+import dev.spool.protocol.message.DescribeGroupsResponseData;
 import dev.spool.protocol.message.HeartbeatRequestData;
 import dev.spool.protocol.message.HeartbeatResponseData;
 import dev.spool.protocol.message.JoinGroupRequestData;
@@ -18,8 +21,8 @@ import dev.spool.protocol.message.JoinGroupResponseData;
 import dev.spool.protocol.message.LeaveGroupRequestData;
 import dev.spool.protocol.message.LeaveGroupResponseData;
 import dev.spool.protocol.message.ListGroupsRequestData;
-import dev.spool.protocol.message.ListGroupsResponseData;
 import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
+import dev.spool.protocol.message.ListGroupsResponseData;
 import dev.spool.protocol.message.SyncGroupRequestData;
 import dev.spool.protocol.message.SyncGroupResponseData;
 import java.net.InetSocketAddress;
@@ -57,11 +60,11 @@ public final class GroupHandler implements ApiFamily {
                 .register(ApiKey.LEAVE_GROUP, 0, ApiKey.LEAVE_GROUP.highestVersion, LeaveGroupRequestData.class,
                         (context, request) -> leave(request, context.apiVersion()))
                 .register(ApiKey.DESCRIBE_GROUPS, 0, ApiKey.DESCRIBE_GROUPS.highestVersion,
-                        DescribeGroupsRequestData.class, (context, request) -> describe(request, context.apiVersion()))
+                        DescribeGroupsRequestData.class, (context, request) -> describe(request, context))
                 .register(ApiKey.LIST_GROUPS, 0, ApiKey.LIST_GROUPS.highestVersion, ListGroupsRequestData.class,
-                        (context, request) -> list(request))
+                        (context, request) -> list(request, context.access()))
                 .register(ApiKey.DELETE_GROUPS, 0, ApiKey.DELETE_GROUPS.highestVersion, DeleteGroupsRequestData.class,
-                        (context, request) -> delete(request));
+                        (context, request) -> delete(request, context.access()));
     }
 
     private CompletableFuture<JoinGroupResponseData> join(RequestContext context, JoinGroupRequestData request) {
@@ -95,9 +98,17 @@ public final class GroupHandler implements ApiFamily {
                 error -> new LeaveGroupResponseData().setErrorCode(error.code()));
     }
 
-    private CompletableFuture<DescribeGroupsResponseData> describe(DescribeGroupsRequestData request, short version) {
+    private CompletableFuture<DescribeGroupsResponseData> describe(DescribeGroupsRequestData request,
+                                                                   RequestContext context) {
+        short version = context.apiVersion();
         List<CompletableFuture<DescribedGroup>> described = new ArrayList<>();
         for (String groupId : request.groups()) {
+            if (!context.access().allows(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                described.add(CompletableFuture.completedFuture(new DescribedGroup().setGroupId(groupId)
+                        .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()).setGroupState("").setProtocolType("")
+                        .setProtocolData("")));
+                continue;
+            }
             described.add(coordinator.call(groupId,
                     shard -> CompletableFuture.completedFuture(GroupAdministration.describe(shard, groupId, version)),
                     error -> new DescribedGroup().setGroupId(groupId).setErrorCode(error.code())
@@ -110,7 +121,8 @@ public final class GroupHandler implements ApiFamily {
         });
     }
 
-    private CompletableFuture<ListGroupsResponseData> list(ListGroupsRequestData request) {
+    /** Every group with DESCRIBE on the cluster, else the groups one may DESCRIBE, as Kafka lists them. */
+    private CompletableFuture<ListGroupsResponseData> list(ListGroupsRequestData request, Access access) {
         Set<GroupState> states = new HashSet<>();
         for (String name : request.statesFilter()) {
             GroupState state = GroupState.forName(name);
@@ -127,13 +139,21 @@ public final class GroupHandler implements ApiFamily {
         return coordinator.callAll(shard -> GroupAdministration.list(shard, states, types)).thenApply(perShard -> {
             List<ListedGroup> groups = new ArrayList<>();
             perShard.forEach(groups::addAll);
+            if (!access.allowsOnCluster(AclOperation.DESCRIBE)) {
+                groups.removeIf(group -> !access.allows(AclOperation.DESCRIBE, ResourceType.GROUP, group.groupId()));
+            }
             return new ListGroupsResponseData().setErrorCode(Errors.NONE.code()).setGroups(groups);
         });
     }
 
-    private CompletableFuture<DeleteGroupsResponseData> delete(DeleteGroupsRequestData request) {
+    private CompletableFuture<DeleteGroupsResponseData> delete(DeleteGroupsRequestData request, Access access) {
         List<CompletableFuture<DeletableGroupResult>> results = new ArrayList<>();
         for (String groupId : request.groupsNames()) {
+            if (!access.allows(AclOperation.DELETE, ResourceType.GROUP, groupId)) {
+                results.add(CompletableFuture.completedFuture(new DeletableGroupResult().setGroupId(groupId)
+                        .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())));
+                continue;
+            }
             results.add(coordinator.call(groupId,
                     shard -> CompletableFuture.completedFuture(GroupAdministration.delete(shard, groupId)),
                     error -> new DeletableGroupResult().setGroupId(groupId).setErrorCode(error.code())));

@@ -1,36 +1,40 @@
 package dev.spool.broker.group;
 
 import dev.spool.broker.DeliberateFault;
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
-import dev.spool.protocol.message.ApiKey;
+import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.produce.TransactionMembership;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
+import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
-import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
-import dev.spool.protocol.message.OffsetCommitResponseData;
+import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
+import dev.spool.protocol.message.OffsetCommitResponseData;
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
-import dev.spool.protocol.message.OffsetFetchRequestData;
-import dev.spool.broker.produce.TransactionMembership;
-import dev.spool.log.TopicPartition;
-import dev.spool.protocol.message.TxnOffsetCommitRequestData;
-import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
-import dev.spool.protocol.message.OffsetFetchResponseData;
+import dev.spool.protocol.message.OffsetFetchRequestData;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartition;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import dev.spool.protocol.message.OffsetFetchResponseData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,10 +83,11 @@ public final class OffsetHandler implements ApiFamily {
     @Override
     public void registerIn(ApiRegistry registry) {
         registry.register(ApiKey.OFFSET_COMMIT, 2, 9, OffsetCommitRequestData.class,
-                        (context, request) -> commit(request, context.apiVersion()))
+                        (context, request) -> commit(request, context))
                 .register(ApiKey.OFFSET_FETCH, 1, 9, OffsetFetchRequestData.class,
                         (context, request) -> context.apiVersion() >= FIRST_BATCHED_FETCH_VERSION
-                                ? fetchGroups(request) : fetchOne(request, context.apiVersion()))
+                                ? fetchGroups(request, context.access())
+                                : fetchOne(request, context.apiVersion(), context.access()))
                 .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
                         (context, request) -> delete(request))
                 .register(ApiKey.TXN_OFFSET_COMMIT, 0, TXN_OFFSET_COMMIT_MAX_VERSION, TxnOffsetCommitRequestData.class,
@@ -90,8 +95,15 @@ public final class OffsetHandler implements ApiFamily {
                                 ? joinThenCommit(request) : commitTransactional(request));
     }
 
-    private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
-        CommitPartitionCheck check = new CommitPartitionCheck(metadata.get());
+    private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request,
+                                                               RequestContext context) {
+        short version = context.apiVersion();
+        Access access = context.access();
+        if (!access.allows(AclOperation.READ, ResourceType.GROUP, request.groupId())) {
+            return CompletableFuture.completedFuture(failedCommit(request, Errors.GROUP_AUTHORIZATION_FAILED));
+        }
+        CommitPartitionCheck check = new CommitPartitionCheck(metadata.get(),
+                topic -> access.allowsTopic(AclOperation.READ, topic));
         OffsetCommitRequestData existing = check.existing(request);
         if (existing.topics().isEmpty()) {
             // As Kafka: with nothing left for it, the coordinator is not asked.
@@ -148,6 +160,30 @@ public final class OffsetHandler implements ApiFamily {
     private record GroupOffsets(Map<String, List<OffsetCommits.FetchedOffset>> topics, Errors error) {
     }
 
+    /**
+     * A group's offsets as its fetcher may see them: none without DESCRIBE on the group (GROUP_AUTHORIZATION_FAILED);
+     * a topic asked for without DESCRIBE on it is TOPIC_AUTHORIZATION_FAILED on each partition, and left out when
+     * every topic is asked for, as Kafka answers.
+     */
+    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
+                                                  boolean requireStable, Access access) {
+        if (!access.allows(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+            return CompletableFuture.completedFuture(new GroupOffsets(Map.of(), Errors.GROUP_AUTHORIZATION_FAILED));
+        }
+        return fetch(groupId, wanted, requireStable).thenApply(offsets -> {
+            Map<String, List<OffsetCommits.FetchedOffset>> seen = new LinkedHashMap<>();
+            offsets.topics().forEach((topic, partitions) -> {
+                if (access.allowsTopic(AclOperation.DESCRIBE, topic)) {
+                    seen.put(topic, partitions);
+                } else if (wanted != null) {
+                    seen.put(topic, partitions.stream().map(offset -> new OffsetCommits.FetchedOffset(
+                            offset.partition(), -1, -1, "", Errors.TOPIC_AUTHORIZATION_FAILED)).toList());
+                }
+            });
+            return new GroupOffsets(seen, offsets.error());
+        });
+    }
+
     private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
                                                   boolean requireStable) {
         return coordinator.call(groupId, shard -> {
@@ -168,7 +204,8 @@ public final class OffsetHandler implements ApiFamily {
                 .anyMatch(offset -> offset.error() == Errors.UNSTABLE_OFFSET_COMMIT);
     }
 
-    private CompletableFuture<OffsetFetchResponseData> fetchOne(OffsetFetchRequestData request, short version) {
+    private CompletableFuture<OffsetFetchResponseData> fetchOne(OffsetFetchRequestData request, short version,
+                                                                Access access) {
         Map<String, List<Integer>> wanted = null;
         if (request.topics() != null) {
             wanted = new LinkedHashMap<>();
@@ -177,7 +214,7 @@ public final class OffsetHandler implements ApiFamily {
             }
         }
         Map<String, List<Integer>> requested = wanted;
-        return fetch(request.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
+        return fetch(request.groupId(), wanted, request.requireStable(), access).thenApply(offsets -> {
             List<OffsetFetchResponseTopic> topics = new ArrayList<>();
             if (offsets.error() != Errors.NONE && version < FIRST_TOP_LEVEL_ERROR_VERSION && requested != null) {
                 // v0-1 have no group error: every partition carries it.
@@ -197,7 +234,7 @@ public final class OffsetHandler implements ApiFamily {
         });
     }
 
-    private CompletableFuture<OffsetFetchResponseData> fetchGroups(OffsetFetchRequestData request) {
+    private CompletableFuture<OffsetFetchResponseData> fetchGroups(OffsetFetchRequestData request, Access access) {
         List<CompletableFuture<OffsetFetchResponseGroup>> groups = new ArrayList<>();
         for (OffsetFetchRequestGroup group : request.groups()) {
             Map<String, List<Integer>> wanted = null;
@@ -207,7 +244,7 @@ public final class OffsetHandler implements ApiFamily {
                     wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
                 }
             }
-            groups.add(fetch(group.groupId(), wanted, request.requireStable()).thenApply(offsets -> {
+            groups.add(fetch(group.groupId(), wanted, request.requireStable(), access).thenApply(offsets -> {
                 List<OffsetFetchResponseTopics> topics = new ArrayList<>();
                 offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopics()
                         .setName(name)

@@ -1,11 +1,15 @@
 package dev.spool.broker.metadata;
 
+import dev.spool.broker.security.acl.AclBinding;
+import dev.spool.broker.security.acl.AclRecords;
+import dev.spool.protocol.metadata.AccessControlEntryRecordData;
 import dev.spool.protocol.metadata.ConfigRecordData;
 import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
 import dev.spool.protocol.metadata.RegisterBrokerRecordData;
+import dev.spool.protocol.metadata.RemoveAccessControlEntryRecordData;
 import dev.spool.protocol.metadata.RemoveTopicRecordData;
 import dev.spool.protocol.metadata.RemoveUserScramCredentialRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
@@ -22,15 +26,15 @@ import java.util.TreeMap;
 
 /**
  * The cluster as the metadata log says it is after applying every record up to {@link #offset()}:
- * topics by name and id, config overrides by resource, the registered brokers, users' SCRAM credentials, and the next
- * free producer id. Built only
+ * topics by name and id, config overrides by resource, the registered brokers, users' SCRAM credentials, the ACLs,
+ * and the next free producer id. Built only
  * by applying records (restart = replay). Immutable: readers on any thread share an image while the
  * metadata thread builds the next one.
  */
 public final class MetadataImage {
 
     public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(),
-            new TreeMap<>(), new TreeMap<>(), 0L, -1L);
+            new TreeMap<>(), new TreeMap<>(), Map.of(), 0L, -1L);
 
     private final Map<String, TopicImage> topicsByName;
     private final Map<Uuid, TopicImage> topicsById;
@@ -38,14 +42,18 @@ public final class MetadataImage {
     private final Map<Integer, BrokerRegistration> brokers;
     /** SCRAM credentials by user, then mechanism id. */
     private final Map<String, Map<Byte, ScramCredential>> scramCredentials;
+    /** The ACLs by the id their AccessControlEntryRecord gave them; the same map while no ACL changes. */
+    private final Map<Uuid, AclBinding> acls;
     private final long nextProducerId;
     private final long offset;
 
     private MetadataImage(Map<String, TopicImage> topicsByName, Map<Uuid, TopicImage> topicsById,
                           Map<ConfigResource, Map<String, String>> configs, Map<Integer, BrokerRegistration> brokers,
-                          Map<String, Map<Byte, ScramCredential>> scramCredentials, long nextProducerId, long offset) {
+                          Map<String, Map<Byte, ScramCredential>> scramCredentials, Map<Uuid, AclBinding> acls,
+                          long nextProducerId, long offset) {
         this.topicsByName = Collections.unmodifiableMap(topicsByName);
         this.scramCredentials = Collections.unmodifiableMap(scramCredentials);
+        this.acls = acls;
         this.topicsById = Collections.unmodifiableMap(topicsById);
         this.configs = Collections.unmodifiableMap(configs);
         this.brokers = Collections.unmodifiableMap(brokers);
@@ -99,6 +107,14 @@ public final class MetadataImage {
         return scramCredentials.getOrDefault(user, Map.of()).get(mechanism);
     }
 
+    /**
+     * Every ACL, by its id. The same instance from image to image until an ACL is added or removed, so what is built
+     * from the ACLs (the authorizer's index) is rebuilt only then.
+     */
+    public Map<Uuid, AclBinding> acls() {
+        return acls;
+    }
+
     /** The first producer id not yet handed out (ProducerIdsRecord). */
     public long nextProducerId() {
         return nextProducerId;
@@ -116,6 +132,8 @@ public final class MetadataImage {
         HashMap<ConfigResource, Map<String, String>> newConfigs = new HashMap<>(configs);
         TreeMap<Integer, BrokerRegistration> newBrokers = new TreeMap<>(brokers);
         TreeMap<String, Map<Byte, ScramCredential>> newScram = new TreeMap<>(scramCredentials);
+        // Copied on the first ACL record only: batches of partition changes are frequent, ACLs may be thousands.
+        HashMap<Uuid, AclBinding> newAcls = null;
         // The partitions of the topics these records touch, changed in place and made immutable once at the end:
         // a topic created with N partitions is N records, and copying its partitions per record cost O(N^2).
         HashMap<Uuid, TreeMap<Integer, PartitionImage>> changedPartitions = new HashMap<>();
@@ -171,8 +189,17 @@ public final class MetadataImage {
                         newScram.put(removed.name(), Collections.unmodifiableMap(ofUser));
                     }
                 }
+                case ACCESS_CONTROL_ENTRY_RECORD -> {
+                    newAcls = newAcls != null ? newAcls : new HashMap<>(acls);
+                    AccessControlEntryRecordData acl = (AccessControlEntryRecordData) record.data();
+                    newAcls.put(acl.id(), AclRecords.bindingOf(acl));
+                }
+                case REMOVE_ACCESS_CONTROL_ENTRY_RECORD -> {
+                    newAcls = newAcls != null ? newAcls : new HashMap<>(acls);
+                    newAcls.remove(((RemoveAccessControlEntryRecordData) record.data()).id());
+                }
                 default -> {
-                    // Records of features Spool does not have yet (ACLs, quotas, brokers of a quorum) change nothing.
+                    // Records of features Spool does not have yet (quotas, brokers of a quorum) change nothing.
                 }
             }
         }
@@ -182,8 +209,10 @@ public final class MetadataImage {
             byName.put(updated.name(), updated);
             byId.put(topicId, updated);
         });
-        return new MetadataImage(byName, byId, newConfigs, newBrokers, newScram, producerId, lastOffset);
+        return new MetadataImage(byName, byId, newConfigs, newBrokers, newScram,
+                newAcls == null ? acls : Collections.unmodifiableMap(newAcls), producerId, lastOffset);
     }
+
 
     private static BrokerRegistration registration(RegisterBrokerRecordData record) {
         List<BrokerRegistration.Listener> listeners = new java.util.ArrayList<>();

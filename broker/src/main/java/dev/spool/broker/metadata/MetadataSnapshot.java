@@ -1,17 +1,18 @@
 package dev.spool.broker.metadata;
 
+import dev.spool.broker.security.acl.AclRecords;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatch;
 import dev.spool.log.record.RecordBatchBuilder;
+import dev.spool.protocol.message.SnapshotFooterRecordData;
+import dev.spool.protocol.message.SnapshotHeaderRecordData;
 import dev.spool.protocol.metadata.ConfigRecordData;
-import dev.spool.protocol.metadata.UserScramCredentialRecordData;
 import dev.spool.protocol.metadata.MetadataRecordType;
 import dev.spool.protocol.metadata.PartitionRecordData;
 import dev.spool.protocol.metadata.ProducerIdsRecordData;
 import dev.spool.protocol.metadata.TopicRecordData;
-import dev.spool.protocol.message.SnapshotFooterRecordData;
-import dev.spool.protocol.message.SnapshotHeaderRecordData;
+import dev.spool.protocol.metadata.UserScramCredentialRecordData;
 import dev.spool.protocol.types.ByteBufferWriter;
 import dev.spool.protocol.types.Message;
 import java.io.IOException;
@@ -94,6 +95,8 @@ public final class MetadataSnapshot {
                         new UserScramCredentialRecordData().setName(user).setMechanism(credential.mechanism())
                                 .setSalt(credential.salt()).setStoredKey(credential.storedKey())
                                 .setServerKey(credential.serverKey()).setIterations(credential.iterations())))));
+        image.acls().forEach((id, acl) -> records.add(VersionedRecord.of(
+                MetadataRecordType.ACCESS_CONTROL_ENTRY_RECORD, AclRecords.recordOf(id, acl))));
         if (image.nextProducerId() > 0) {
             records.add(VersionedRecord.of(MetadataRecordType.PRODUCER_IDS_RECORD,
                     new ProducerIdsRecordData().setNextProducerId(image.nextProducerId())));

@@ -3,22 +3,24 @@ package dev.spool.broker.produce;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
-import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.log.producer.VerificationGuard;
 import dev.spool.protocol.Errors;
-import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceRequestData.PartitionProduceData;
 import dev.spool.protocol.message.ProduceRequestData.TopicProduceData;
-import dev.spool.protocol.message.ProduceResponseData;
+import dev.spool.protocol.message.ProduceRequestData;
 import dev.spool.protocol.message.ProduceResponseData.LeaderIdAndEpoch;
 import dev.spool.protocol.message.ProduceResponseData.NodeEndpoint;
 import dev.spool.protocol.message.ProduceResponseData.PartitionProduceResponse;
 import dev.spool.protocol.message.ProduceResponseData.TopicProduceResponse;
+import dev.spool.protocol.message.ProduceResponseData;
 import dev.spool.protocol.types.ByteBufferRecords;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Records;
@@ -91,6 +93,9 @@ public final class ProduceHandler implements ApiHandler {
         Errors requestError = null;
         if (acks != 0 && acks != 1 && acks != -1) {
             requestError = Errors.INVALID_REQUIRED_ACKS;
+        } else if (request.transactionalId() != null && !context.access().allows(AclOperation.WRITE,
+                ResourceType.TRANSACTIONAL_ID, request.transactionalId())) {
+            requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
         MetadataImage image = metadata.get();
         boolean joinTransactions = request.transactionalId() != null
@@ -102,7 +107,8 @@ public final class ProduceHandler implements ApiHandler {
         for (TopicProduceData topic : request.topicData()) {
             TopicImage topicImage = version >= FIRST_TOPIC_ID_VERSION ? image.topic(topic.topicId())
                     : image.topic(topic.name());
-            Errors topicError = requestError != null ? requestError : topicError(topicImage, version, context);
+            Errors topicError = requestError != null ? requestError : topicError(topicImage, topic.name(), version,
+                    context);
             List<PartitionProduceResponse> answers = new ArrayList<>(topic.partitionData().size());
             for (PartitionProduceData data : topic.partitionData()) {
                 Partition partition = topicError == null ? partitions.get(topicImage.name(), data.index()) : null;
@@ -160,9 +166,16 @@ public final class ProduceHandler implements ApiHandler {
     }
 
     /** Why no partition of this topic can be written, or null. */
-    private static Errors topicError(TopicImage topic, short version, RequestContext context) {
+    private static Errors topicError(TopicImage topic, String name, short version, RequestContext context) {
         if (topic == null) {
-            return version >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+            // By name, an unknown topic one may not write is TOPIC_AUTHORIZATION_FAILED, as in Kafka: the answer
+            // does not tell who may not write whether the topic exists.
+            return version >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID
+                    : !context.access().allowsTopic(AclOperation.WRITE, name) ? Errors.TOPIC_AUTHORIZATION_FAILED
+                    : Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        }
+        if (!context.access().allowsTopic(AclOperation.WRITE, topic.name())) {
+            return Errors.TOPIC_AUTHORIZATION_FAILED;
         }
         if (InternalTopics.isInternal(topic.name()) && !ADMIN_CLIENT_ID.equals(context.clientId())) {
             return Errors.INVALID_TOPIC_EXCEPTION;

@@ -90,11 +90,13 @@ class ListenerSecurityTest {
     }
 
     @Test
-    void anAuthorizerIsRefusedAndAnEmptyOneAccepted() {
-        assertThatThrownBy(() -> new BrokerConfig(Map.of("authorizer.class.name",
-                "org.apache.kafka.metadata.authorizer.StandardAuthorizer")))
-                .hasMessageContaining("invalid value 'org.apache.kafka.metadata.authorizer.StandardAuthorizer' for "
-                        + "authorizer.class.name: not supported");
+    void onlyKafkasStandardAuthorizerOrNoneIsAccepted() {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")))
+                .hasMessageContaining("invalid value 'kafka.security.authorizer.AclAuthorizer' for "
+                        + "authorizer.class.name");
+        assertThat(new BrokerConfig(Map.of("authorizer.class.name",
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer")).get(BrokerConfig.AUTHORIZER_CLASS_NAME))
+                .isEqualTo("org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         assertThat(new BrokerConfig(Map.of("authorizer.class.name", " ")).get(BrokerConfig.AUTHORIZER_CLASS_NAME))
                 .isBlank();
     }

@@ -22,11 +22,13 @@ public final class AclAuthorizer {
     /** By resource type: the literal ACLs by name (the wildcard's under "*"), and the prefixed ones. */
     private final Map<ResourceType, Map<String, List<AclBinding>>> literal = new EnumMap<>(ResourceType.class);
     private final Map<ResourceType, List<AclBinding>> prefixed = new EnumMap<>(ResourceType.class);
+    private final Map<ResourceType, List<AclBinding>> byType = new EnumMap<>(ResourceType.class);
 
     public AclAuthorizer(Collection<AclBinding> acls, Set<String> superUsers, boolean allowIfNoAcl) {
         this.superUsers = Set.copyOf(superUsers);
         this.allowIfNoAcl = allowIfNoAcl;
         for (AclBinding acl : acls) {
+            byType.computeIfAbsent(acl.resourceType(), type -> new ArrayList<>()).add(acl);
             if (acl.patternType() == PatternType.LITERAL) {
                 literal.computeIfAbsent(acl.resourceType(), type -> new HashMap<>())
                         .computeIfAbsent(acl.resourceName(), name -> new ArrayList<>()).add(acl);
@@ -55,6 +57,47 @@ public final class AclAuthorizer {
             }
         }
         return allowed || covering.isEmpty() && allowIfNoAcl;
+    }
+
+    /**
+     * Whether {@code principal} may {@code operation} some resource of {@code type} (KIP-679's authorizeByResourceType,
+     * which lets an idempotent producer in that may WRITE some topic): an ALLOW of it that no DENY of the operation
+     * covers as broadly (a DENY on the wildcard, on the same name, or on a prefix of it). With no ACL at all on the
+     * type, {@code allow.everyone.if.no.acl.found} decides.
+     */
+    public boolean authorizeAny(String principal, String host, AclOperation operation, ResourceType type) {
+        if (superUsers.contains(principal)) {
+            return true;
+        }
+        List<AclBinding> ofType = byType.getOrDefault(type, List.of());
+        List<AclBinding> denials = new ArrayList<>();
+        for (AclBinding acl : ofType) {
+            if (acl.permission() == AclPermission.DENY && acl.operation().denies(operation)
+                    && acl.appliesTo(principal, host)) {
+                denials.add(acl);
+            }
+        }
+        for (AclBinding allow : ofType) {
+            if (allow.permission() == AclPermission.ALLOW && allow.operation().allows(operation)
+                    && allow.appliesTo(principal, host) && !deniedAsBroadly(allow, denials)) {
+                return true;
+            }
+        }
+        return ofType.isEmpty() && allowIfNoAcl;
+    }
+
+    /** Whether a DENY covers every resource the ALLOW {@code allow} covers. */
+    private static boolean deniedAsBroadly(AclBinding allow, List<AclBinding> denials) {
+        for (AclBinding deny : denials) {
+            boolean wildcard = deny.patternType() == PatternType.LITERAL && deny.resourceName().equals(AclBinding.WILDCARD);
+            boolean same = deny.patternType() == allow.patternType() && deny.resourceName().equals(allow.resourceName());
+            boolean prefix = deny.patternType() == PatternType.PREFIXED
+                    && allow.resourceName().startsWith(deny.resourceName());
+            if (wildcard || same || prefix) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every ACL whose pattern covers {@code type} {@code name}. */

@@ -84,4 +84,24 @@ class AclAuthorizerTest {
         assertThat(hosts.authorize("User:bob", "10.0.0.9", READ, TOPIC, "audit")).isTrue();
         assertThat(hosts.authorize("User:bob", HOST, READ, TOPIC, "audit")).as("another host").isFalse();
     }
+
+    @Test
+    void authorizeAnyFindsAnAllowNoDenyCoversAsBroadly() {
+        AclAuthorizer prefixedWrite = new AclAuthorizer(List.of(acl(PREFIXED, "ord", "User:alice", WRITE, ALLOW)),
+                Set.of(), false);
+        assertThat(prefixedWrite.authorizeAny("User:alice", HOST, WRITE, TOPIC)).isTrue();
+        assertThat(prefixedWrite.authorizeAny("User:bob", HOST, WRITE, TOPIC)).isFalse();
+        assertThat(prefixedWrite.authorizeAny("User:alice", HOST, WRITE, GROUP)).isFalse();
+        AclAuthorizer deniedByShorterPrefix = new AclAuthorizer(List.of(acl(PREFIXED, "ord", "User:alice", WRITE, ALLOW),
+                acl(PREFIXED, "o", "User:alice", WRITE, DENY)), Set.of(), false);
+        assertThat(deniedByShorterPrefix.authorizeAny("User:alice", HOST, WRITE, TOPIC)).isFalse();
+        AclAuthorizer deniedElsewhere = new AclAuthorizer(List.of(acl(LITERAL, "orders", "User:alice", WRITE, ALLOW),
+                acl(LITERAL, "secret", "User:alice", WRITE, DENY)), Set.of(), false);
+        assertThat(deniedElsewhere.authorizeAny("User:alice", HOST, WRITE, TOPIC)).isTrue();
+        AclAuthorizer deniedEverywhere = new AclAuthorizer(List.of(acl(LITERAL, "orders", "User:alice", WRITE, ALLOW),
+                acl(LITERAL, "*", "User:*", ALL, DENY)), Set.of(), false);
+        assertThat(deniedEverywhere.authorizeAny("User:alice", HOST, WRITE, TOPIC)).isFalse();
+        assertThat(new AclAuthorizer(List.of(), Set.of(), true).authorizeAny("User:alice", HOST, WRITE, TOPIC))
+                .isTrue();
+    }
 }
