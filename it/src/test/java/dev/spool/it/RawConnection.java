@@ -5,11 +5,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
 
 /**
  * One connection to a broker, sending requests one at a time and reading each answer, as a test drives the
@@ -49,6 +54,17 @@ final class RawConnection implements AutoCloseable {
         byte[] answer = new byte[in.readInt()];
         in.readFully(answer);
         return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);
+    }
+
+    /** Authenticates this connection as {@code user} with SASL/PLAIN (a handshake v1, then SaslAuthenticate v2). */
+    SaslAuthenticateResponse authenticatePlain(String user, String password) throws IOException {
+        SaslHandshakeResponse handshake = (SaslHandshakeResponse) send(ApiKeys.SASL_HANDSHAKE, (short) 1,
+                new SaslHandshakeRequestData().setMechanism("PLAIN"));
+        if (handshake.data().errorCode() != 0) {
+            throw new IOException("PLAIN refused: error " + handshake.data().errorCode());
+        }
+        return (SaslAuthenticateResponse) send(ApiKeys.SASL_AUTHENTICATE, (short) 2, new SaslAuthenticateRequestData()
+                .setAuthBytes(("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8)));
     }
 
     @Override

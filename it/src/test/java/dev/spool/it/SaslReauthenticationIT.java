@@ -199,10 +199,7 @@ class SaslReauthenticationIT {
 
     private static SaslAuthenticateResponse plain(RawConnection connection, String user, String password)
             throws Exception {
-        handshake(connection, "PLAIN");
-        return (SaslAuthenticateResponse) connection.send(ApiKeys.SASL_AUTHENTICATE, (short) 2,
-                new SaslAuthenticateRequestData().setAuthBytes(("\0" + user + "\0" + password)
-                        .getBytes(StandardCharsets.UTF_8)));
+        return connection.authenticatePlain(user, password);
     }
 
     private static Errors metadataError(RawConnection connection) throws Exception {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -35,6 +37,22 @@ final class SecureClients {
             all.put((String) more[i], more[i + 1]);
         }
         return all;
+    }
+
+    /**
+     * A client of the SASL_PLAINTEXT listener at {@code port} logging in with PLAIN as {@code user}, whose password
+     * is {@code <user>-secret} (the ACL tests' users).
+     */
+    static Map<String, Object> plainSaslUser(int port, String user) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
+        settings.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        settings.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
+        settings.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                + "username=\"" + user + "\" password=\"" + user + "-secret\";");
+        settings.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 15000);
+        settings.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000);
+        return settings;
     }
 
     /** Null when an admin client with {@code settings} gets DescribeCluster answered, else the cause it failed with. */

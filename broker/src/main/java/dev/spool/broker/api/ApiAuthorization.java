@@ -8,12 +8,10 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.EndTxnRequestData;
-import dev.spool.protocol.message.FetchRequestData;
 import dev.spool.protocol.message.HeartbeatRequestData;
 import dev.spool.protocol.message.InitProducerIdRequestData;
 import dev.spool.protocol.message.JoinGroupRequestData;
 import dev.spool.protocol.message.LeaveGroupRequestData;
-import dev.spool.protocol.message.OffsetForLeaderEpochRequestData;
 import dev.spool.protocol.message.SyncGroupRequestData;
 import dev.spool.protocol.types.Message;
 import java.net.InetSocketAddress;
@@ -39,7 +37,7 @@ public final class ApiAuthorization implements ApiHandler {
         Errors refusal(RequestContext context, Access access, Message request);
     }
 
-    /** An API authorized item by item before its handler, which may be another node's (see TopicAdminAuthorization). */
+    /** An API authorized item by item before its handler, which may be another node's (see ForwardedAdminAuthorization). */
     @FunctionalInterface
     interface Guard {
         CompletableFuture<Message> handle(RequestContext context, Access access, Message request, ApiHandler next);
@@ -72,9 +70,10 @@ public final class ApiAuthorization implements ApiHandler {
         if (!authorizer.enabled()) {
             return;
         }
-        TopicAdminAuthorization topicAdmin = new TopicAdminAuthorization(image);
-        Map<ApiKey, Guard> guards = Map.of(ApiKey.CREATE_TOPICS, topicAdmin::createTopics,
-                ApiKey.DELETE_TOPICS, topicAdmin::deleteTopics);
+        ForwardedAdminAuthorization admin = new ForwardedAdminAuthorization(image);
+        Map<ApiKey, Guard> guards = Map.of(ApiKey.CREATE_TOPICS, admin::createTopics,
+                ApiKey.DELETE_TOPICS, admin::deleteTopics, ApiKey.CREATE_PARTITIONS, admin::createPartitions,
+                ApiKey.ALTER_CONFIGS, admin::alterConfigs, ApiKey.INCREMENTAL_ALTER_CONFIGS, admin::incrementalAlterConfigs);
         for (ApiRegistry.RegisteredApi registered : registry.all().toArray(ApiRegistry.RegisteredApi[]::new)) {
             ApiKey key = registered.apiKey();
             Guard guard = guards.get(key);
@@ -176,20 +175,16 @@ public final class ApiAuthorization implements ApiHandler {
             return refusal != null ? refusal : groupRead(access, add.groupId());
         });
 
-        // A follower's reads need CLUSTER_ACTION; a consumer's are checked per topic by the handler.
-        rules.put(ApiKey.FETCH, (context, access, request) -> {
-            FetchRequestData fetch = (FetchRequestData) request;
-            int replicaId = context.apiVersion() >= 15 ? fetch.replicaState().replicaId() : fetch.replicaId();
-            return replicaId < 0 || access.allowsOnCluster(AclOperation.CLUSTER_ACTION)
-                    ? null : Errors.CLUSTER_AUTHORIZATION_FAILED;
-        });
-        rules.put(ApiKey.OFFSET_FOR_LEADER_EPOCH, (context, access, request) ->
-                ((OffsetForLeaderEpochRequestData) request).replicaId() < 0
-                        || access.allowsOnCluster(AclOperation.CLUSTER_ACTION)
-                        ? null : Errors.CLUSTER_AUTHORIZATION_FAILED);
-        for (ApiKey perResource : new ApiKey[] {ApiKey.PRODUCE, ApiKey.LIST_OFFSETS, ApiKey.METADATA,
+        // From v4 only brokers send it, to verify a transaction (KIP-890); a producer's is checked by the handler.
+        rules.put(ApiKey.ADD_PARTITIONS_TO_TXN, (context, access, request) -> context.apiVersion() < 4
+                || access.allowsOnCluster(AclOperation.CLUSTER_ACTION) ? null : Errors.CLUSTER_AUTHORIZATION_FAILED);
+        // Fetch and OffsetForLeaderEpoch: CLUSTER_ACTION (a follower) or READ / DESCRIBE per topic, in the handler.
+        for (ApiKey perResource : new ApiKey[] {ApiKey.FETCH, ApiKey.OFFSET_FOR_LEADER_EPOCH, ApiKey.PRODUCE,
+                ApiKey.LIST_OFFSETS, ApiKey.METADATA,
                 ApiKey.OFFSET_COMMIT, ApiKey.OFFSET_FETCH, ApiKey.FIND_COORDINATOR, ApiKey.DESCRIBE_GROUPS,
-                ApiKey.LIST_GROUPS, ApiKey.DELETE_GROUPS, ApiKey.DESCRIBE_CONFIGS}) {
+                ApiKey.LIST_GROUPS, ApiKey.DELETE_GROUPS, ApiKey.DESCRIBE_CONFIGS, ApiKey.DELETE_RECORDS,
+                ApiKey.DESCRIBE_PRODUCERS, ApiKey.DESCRIBE_TRANSACTIONS, ApiKey.LIST_TRANSACTIONS, ApiKey.OFFSET_DELETE,
+                ApiKey.DESCRIBE_TOPIC_PARTITIONS, ApiKey.TXN_OFFSET_COMMIT}) {
             rules.put(perResource, HANDLER_CHECKS);
         }
         return rules;

@@ -4,6 +4,8 @@ import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AlterReplicaLogDirsRequestData;
 import dev.spool.protocol.message.AlterReplicaLogDirsResponseData;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.ElectLeadersRequestData;
+import dev.spool.protocol.message.ElectLeadersResponseData;
 import dev.spool.protocol.message.WriteTxnMarkersRequestData;
 import dev.spool.protocol.message.WriteTxnMarkersResponseData;
 import dev.spool.protocol.types.Message;
@@ -28,7 +30,6 @@ final class AuthorizationErrors {
         if (perItem != null) {
             return perItem;
         }
-        String message = error.name();
         switch (api) {
             case WRITE_TXN_MARKERS -> {
                 List<WriteTxnMarkersResponseData.WritableTxnMarkerResult> markers = new ArrayList<>();
@@ -47,6 +48,21 @@ final class AuthorizationErrors {
                             .setProducerId(marker.producerId()).setTopics(topics));
                 }
                 return new WriteTxnMarkersResponseData().setMarkers(markers);
+            }
+            case ELECT_LEADERS -> {
+                // v0 has no top-level error code: each partition carries it.
+                List<ElectLeadersResponseData.ReplicaElectionResult> topics = new ArrayList<>();
+                ElectLeadersRequestData elect = (ElectLeadersRequestData) request;
+                if (elect.topicPartitions() != null) {
+                    for (ElectLeadersRequestData.TopicPartitions topic : elect.topicPartitions()) {
+                        List<ElectLeadersResponseData.PartitionResult> partitions = new ArrayList<>();
+                        topic.partitions().forEach(partition -> partitions.add(new ElectLeadersResponseData
+                                .PartitionResult().setPartitionId(partition).setErrorCode(code)));
+                        topics.add(new ElectLeadersResponseData.ReplicaElectionResult().setTopic(topic.topic())
+                                .setPartitionResult(partitions));
+                    }
+                }
+                return new ElectLeadersResponseData().setErrorCode(code).setReplicaElectionResults(topics);
             }
             case ALTER_REPLICA_LOG_DIRS -> {
                 List<AlterReplicaLogDirsResponseData.AlterReplicaLogDirTopicResult> topics = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.purgatory.WaitTimer;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.OffsetOutOfRangeException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DeleteRecordsRequestData;
@@ -58,7 +59,8 @@ public final class DeleteRecordsHandler implements ApiHandler {
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message request) {
         DeleteRecordsRequestData delete = (DeleteRecordsRequestData) request;
-        return CompletableFuture.supplyAsync(() -> delete(delete), executor).thenCompose(deleted -> {
+        Access access = context.access();
+        return CompletableFuture.supplyAsync(() -> delete(delete, access), executor).thenCompose(deleted -> {
             if (deleted.waiting().isEmpty() || waits == null) {
                 return CompletableFuture.<Message>completedFuture(deleted.response());
             }
@@ -72,14 +74,17 @@ public final class DeleteRecordsHandler implements ApiHandler {
     private record Deleted(DeleteRecordsResponseData response, List<DelayedDeleteRecords.Waiting> waiting) {
     }
 
-    private Deleted delete(DeleteRecordsRequestData request) {
+    private Deleted delete(DeleteRecordsRequestData request, Access access) {
         DeleteRecordsResponseData response = new DeleteRecordsResponseData().setTopics(new ArrayList<>());
         List<DelayedDeleteRecords.Waiting> waiting = new ArrayList<>();
         for (DeleteRecordsTopic topic : request.topics()) {
             DeleteRecordsTopicResult topicResult = new DeleteRecordsTopicResult().setName(topic.name())
                     .setPartitions(new ArrayList<>());
+            boolean mayDelete = access.allowsTopic(AclOperation.DELETE, topic.name());
             for (DeleteRecordsPartition requested : topic.partitions()) {
-                DeleteRecordsPartitionResult result = deleteBefore(topic.name(), requested);
+                DeleteRecordsPartitionResult result = mayDelete ? deleteBefore(topic.name(), requested)
+                        : new DeleteRecordsPartitionResult().setPartitionIndex(requested.partitionIndex())
+                        .setLowWatermark(-1L).setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
                 topicResult.partitions().add(result);
                 Partition partition = partitions.get(topic.name(), requested.partitionIndex());
                 if (result.errorCode() == Errors.NONE.code() && partition.assignment().replicas().size() > 1) {

@@ -4,6 +4,7 @@ import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.PartitionImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.OfflinePartitions;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeTopicPartitionsRequestData;
 import dev.spool.protocol.message.DescribeTopicPartitionsResponseData;
@@ -44,7 +45,12 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
         MetadataImage image = metadata.get();
         TreeSet<String> names = new TreeSet<>();
         if (request.topics().isEmpty()) {
-            image.topics().forEach(topic -> names.add(topic.name()));
+            // Every topic the sender may describe; the others are not there for it.
+            image.topics().forEach(topic -> {
+                if (context.access().allowsTopic(AclOperation.DESCRIBE, topic.name())) {
+                    names.add(topic.name());
+                }
+            });
         } else {
             request.topics().forEach(topic -> names.add(topic.name()));
         }
@@ -54,6 +60,12 @@ public final class DescribeTopicPartitionsHandler implements ApiHandler {
         Cursor next = null;
         for (String name : cursor == null ? names : names.tailSet(cursor.topicName(), true)) {
             TopicImage topic = image.topic(name);
+            if (!context.access().allowsTopic(AclOperation.DESCRIBE, name)) {
+                topics.add(new DescribeTopicPartitionsResponseTopic()
+                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                        .setName(name));
+                continue;
+            }
             if (topic == null) {
                 topics.add(new DescribeTopicPartitionsResponseTopic()
                         .setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())

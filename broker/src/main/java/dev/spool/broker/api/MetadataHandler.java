@@ -10,12 +10,12 @@ import dev.spool.broker.partition.OfflinePartitions;
 import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
-import dev.spool.protocol.message.MetadataRequestData.MetadataRequestTopic;
 import dev.spool.protocol.message.MetadataRequestData;
+import dev.spool.protocol.message.MetadataRequestData.MetadataRequestTopic;
+import dev.spool.protocol.message.MetadataResponseData;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseBroker;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponsePartition;
 import dev.spool.protocol.message.MetadataResponseData.MetadataResponseTopic;
-import dev.spool.protocol.message.MetadataResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
@@ -84,13 +84,15 @@ public final class MetadataHandler implements ApiHandler {
             }
         }
         if (toCreate.isEmpty()) {
-            return CompletableFuture.completedFuture(respond(context, request, allTopics, metadata.get()));
+            return CompletableFuture.completedFuture(respond(context, request, allTopics, mayCreate,
+                    metadata.get()));
         }
-        return autoCreator.create(toCreate).thenApply(created -> respond(context, request, false, metadata.get()));
+        return autoCreator.create(toCreate).thenApply(created -> respond(context, request, false, mayCreate,
+                metadata.get()));
     }
 
     private MetadataResponseData respond(RequestContext context, MetadataRequestData request, boolean allTopics,
-                                         MetadataImage image) {
+                                         boolean autoCreate, MetadataImage image) {
         ClusterView view = cluster.get().onListener(context.connection().listenerName());
         List<MetadataResponseBroker> brokers = new ArrayList<>();
         for (ClusterView.BrokerNode node : view.brokers()) {
@@ -109,7 +111,7 @@ public final class MetadataHandler implements ApiHandler {
             }
         } else {
             for (MetadataRequestTopic wanted : request.topics()) {
-                result.add(describe(image, wanted, context.access()));
+                result.add(describe(image, wanted, context.access(), autoCreate));
             }
         }
         return new MetadataResponseData()
@@ -129,12 +131,13 @@ public final class MetadataHandler implements ApiHandler {
      * A topic asked for; one the sender may not DESCRIBE (or, by name and missing, may not create when it would be
      * created) is TOPIC_AUTHORIZATION_FAILED, as Kafka answers, telling nothing of it.
      */
-    private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted, Access access) {
+    private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted, Access access,
+                                          boolean autoCreate) {
         boolean byId = wanted.name() == null;
         TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
         String name = topic != null ? topic.name() : wanted.name();
         if (name != null && (!access.allowsTopic(AclOperation.DESCRIBE, name)
-                || topic == null && autoCreator != null && !mayCreate(access, name))) {
+                || topic == null && autoCreate && !mayCreate(access, name))) {
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
                     .setName(wanted.name()).setTopicId(byId ? wanted.topicId() : Uuid.ZERO_UUID);
         }

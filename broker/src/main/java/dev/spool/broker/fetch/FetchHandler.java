@@ -1,5 +1,6 @@
 package dev.spool.broker.fetch;
 
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
@@ -8,15 +9,17 @@ import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.index.AbortedTxn;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FetchRequestData;
+import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.message.FetchResponseData.AbortedTransaction;
 import dev.spool.protocol.message.FetchResponseData.FetchableTopicResponse;
 import dev.spool.protocol.message.FetchResponseData.PartitionData;
-import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -33,6 +36,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
     private static final byte READ_COMMITTED = 1;
     private static final int NO_PREFERRED_READ_REPLICA = -1;
     private static final short FIRST_VERSION_WITH_REPLICA_STATE = 15;
+    private static final String METADATA_TOPIC = "__cluster_metadata";
 
     private final FetchReader reader;
     private final FetchSessionCache sessions;
@@ -78,9 +82,13 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         // A follower names itself (and, from v15, its broker epoch) in ReplicaState, or before in ReplicaId; a
         // consumer is -1.
         boolean replicaState = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE;
-        int replicaId = replicaState ? request.replicaState().replicaId() : request.replicaId();
+        int namedReplica = replicaState ? request.replicaState().replicaId() : request.replicaId();
         long replicaEpoch = replicaState ? request.replicaState().replicaEpoch() : -1;
-        Predicate<String> readable = topic -> context.access().allowsTopic(AclOperation.READ, topic);
+        // As Kafka: a follower's fetch without CLUSTER_ACTION gets TOPIC_AUTHORIZATION_FAILED on each partition.
+        boolean refusedFollower = namedReplica >= 0
+                && !context.access().allowsOnCluster(AclOperation.CLUSTER_ACTION);
+        int replicaId = refusedFollower ? -1 : namedReplica;
+        Predicate<String> readable = refusedFollower ? topic -> false : readableTopics(context.access());
         FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
                 clockMs.getAsLong(), readCommitted, readable);
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
@@ -99,6 +107,19 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();
+    }
+
+    /**
+     * The topics a consumer may read: READ on the topic, decided once per topic per request; the metadata log
+     * (served on a controller) only with CLUSTER_ACTION, as Kafka's controller serves it to its quorum alone.
+     */
+    private static Predicate<String> readableTopics(Access access) {
+        if (access == Access.ALL) {
+            return topic -> true;
+        }
+        Map<String, Boolean> decided = new ConcurrentHashMap<>(); // a parked fetch reads again on another thread
+        return topic -> decided.computeIfAbsent(topic, name -> name.equals(METADATA_TOPIC)
+                ? access.allowsOnCluster(AclOperation.CLUSTER_ACTION) : access.allowsTopic(AclOperation.READ, name));
     }
 
     private static FetchResponseData respond(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {

@@ -3,6 +3,7 @@ package dev.spool.broker.fetch;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.PartitionLog;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.OffsetForLeaderEpochRequestData;
@@ -40,10 +41,15 @@ public final class OffsetForLeaderEpochHandler implements ApiHandler {
     public CompletableFuture<Message> handle(RequestContext context, Message message) {
         OffsetForLeaderEpochRequestData request = (OffsetForLeaderEpochRequestData) message;
         List<OffsetForLeaderTopicResult> topics = new ArrayList<>(request.topics().size());
+        // As Kafka: CLUSTER_ACTION (a follower) answers every topic, else DESCRIBE on each.
+        boolean clusterAction = context.access().allowsOnCluster(AclOperation.CLUSTER_ACTION);
         for (OffsetForLeaderTopic topic : request.topics()) {
             List<EpochEndOffset> partitions = new ArrayList<>(topic.partitions().size());
+            boolean described = clusterAction || context.access().allowsTopic(AclOperation.DESCRIBE, topic.topic());
             for (OffsetForLeaderPartition wanted : topic.partitions()) {
-                partitions.add(answer(topic.topic(), wanted));
+                partitions.add(described ? answer(topic.topic(), wanted) : new EpochEndOffset()
+                        .setPartition(wanted.partition()).setLeaderEpoch(UNDEFINED_EPOCH)
+                        .setEndOffset(UNDEFINED_OFFSET).setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
             }
             topics.add(new OffsetForLeaderTopicResult().setTopic(topic.topic()).setPartitions(partitions));
         }

@@ -11,8 +11,8 @@ import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.broker.txn.TransactionCoordinator;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.FindCoordinatorRequestData;
-import dev.spool.protocol.message.FindCoordinatorResponseData.Coordinator;
 import dev.spool.protocol.message.FindCoordinatorResponseData;
+import dev.spool.protocol.message.FindCoordinatorResponseData.Coordinator;
 import dev.spool.protocol.types.Message;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,11 @@ public final class FindCoordinatorHandler implements ApiHandler {
         boolean batched = context.apiVersion() >= FIRST_BATCHED_VERSION;
         List<String> keys = batched ? request.coordinatorKeys() : List.of(request.key());
         byte keyType = request.keyType();
-        CompletableFuture<Void> topic = keyType == GROUP_KEY ? coordinator.ensureTopic()
+        // Authorized first, as Kafka: a sender refused every key does not get the internal topic created.
+        boolean anyAllowed = keyType != GROUP_KEY && keyType != TRANSACTION_KEY
+                || keys.stream().anyMatch(key -> refusal(context, keyType, key) == Errors.NONE);
+        CompletableFuture<Void> topic = !anyAllowed ? CompletableFuture.completedFuture(null)
+                : keyType == GROUP_KEY ? coordinator.ensureTopic()
                 : keyType == TRANSACTION_KEY ? transactions.ensureTopic() : null;
         CompletableFuture<Errors> ready = topic == null ? CompletableFuture.completedFuture(Errors.INVALID_REQUEST)
                 : topic.handle((done, failure) -> failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
@@ -59,8 +63,8 @@ public final class FindCoordinatorHandler implements ApiHandler {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
             ClusterView view = cluster.get().onListener(listener);
             for (String key : keys) {
-                coordinators.add(coordinator(view, keyType, key, error == Errors.NONE ? refusal(context, keyType, key)
-                        : error));
+                Errors refusal = error == Errors.INVALID_REQUEST ? Errors.NONE : refusal(context, keyType, key);
+                coordinators.add(coordinator(view, keyType, key, refusal != Errors.NONE ? refusal : error));
             }
             if (batched) {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);

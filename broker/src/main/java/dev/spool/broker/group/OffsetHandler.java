@@ -12,29 +12,29 @@ import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
-import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.message.OffsetCommitResponseData;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponsePartition;
 import dev.spool.protocol.message.OffsetCommitResponseData.OffsetCommitResponseTopic;
-import dev.spool.protocol.message.OffsetCommitResponseData;
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
+import dev.spool.protocol.message.OffsetFetchRequestData;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopic;
 import dev.spool.protocol.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
-import dev.spool.protocol.message.OffsetFetchRequestData;
+import dev.spool.protocol.message.OffsetFetchResponseData;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartition;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
 import dev.spool.protocol.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
-import dev.spool.protocol.message.OffsetFetchResponseData;
-import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
 import dev.spool.protocol.message.TxnOffsetCommitRequestData;
+import dev.spool.protocol.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import dev.spool.protocol.message.TxnOffsetCommitResponseData;
 import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
 import dev.spool.protocol.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
-import dev.spool.protocol.message.TxnOffsetCommitResponseData;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,10 +89,9 @@ public final class OffsetHandler implements ApiFamily {
                                 ? fetchGroups(request, context.access())
                                 : fetchOne(request, context.apiVersion(), context.access()))
                 .register(ApiKey.OFFSET_DELETE, 0, ApiKey.OFFSET_DELETE.highestVersion, OffsetDeleteRequestData.class,
-                        (context, request) -> delete(request))
+                        (context, request) -> delete(request, context.access()))
                 .register(ApiKey.TXN_OFFSET_COMMIT, 0, TXN_OFFSET_COMMIT_MAX_VERSION, TxnOffsetCommitRequestData.class,
-                        (context, request) -> context.apiVersion() >= FIRST_IMPLICIT_ADD_VERSION
-                                ? joinThenCommit(request) : commitTransactional(request));
+                        (context, request) -> transactionalCommit(request, context));
     }
 
     private CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request,
@@ -113,6 +112,46 @@ public final class OffsetHandler implements ApiFamily {
                 shard -> CompletableFuture.completedFuture(shard.offsetCommits().commit(existing, version)),
                 error -> failedCommit(existing, error))
                 .thenApply(answer -> check.answer(request, answer));
+    }
+
+    /**
+     * TxnOffsetCommit, authorized as Kafka does: WRITE on the transactional id, READ on the group (else every
+     * partition carries the error), READ on each topic (a topic refused is TOPIC_AUTHORIZATION_FAILED and the
+     * others are committed).
+     */
+    private CompletableFuture<TxnOffsetCommitResponseData> transactionalCommit(TxnOffsetCommitRequestData request,
+                                                                             RequestContext context) {
+        Access access = context.access();
+        if (!access.allows(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId())) {
+            return CompletableFuture.completedFuture(failedTransactionalCommit(request,
+                    Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+        }
+        if (!access.allows(AclOperation.READ, ResourceType.GROUP, request.groupId())) {
+            return CompletableFuture.completedFuture(failedTransactionalCommit(request,
+                    Errors.GROUP_AUTHORIZATION_FAILED));
+        }
+        List<TxnOffsetCommitRequestTopic> refused = new ArrayList<>();
+        List<TxnOffsetCommitRequestTopic> allowed = new ArrayList<>();
+        for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+            (access.allowsTopic(AclOperation.READ, topic.name()) ? allowed : refused).add(topic);
+        }
+        if (!refused.isEmpty()) {
+            request.setTopics(allowed);
+        }
+        CompletableFuture<TxnOffsetCommitResponseData> answer = allowed.isEmpty() && !refused.isEmpty()
+                ? CompletableFuture.completedFuture(new TxnOffsetCommitResponseData())
+                : context.apiVersion() >= FIRST_IMPLICIT_ADD_VERSION ? joinThenCommit(request)
+                : commitTransactional(request);
+        if (refused.isEmpty()) {
+            return answer;
+        }
+        List<TxnOffsetCommitResponseTopic> refusals = failedTransactionalCommit(
+                new TxnOffsetCommitRequestData().setTopics(refused), Errors.TOPIC_AUTHORIZATION_FAILED).topics();
+        return answer.thenApply(response -> {
+            List<TxnOffsetCommitResponseTopic> topics = new ArrayList<>(response.topics());
+            topics.addAll(refusals);
+            return response.setTopics(topics);
+        });
     }
 
     /** TxnOffsetCommit v5: the group's {@code __consumer_offsets} partition joins the transaction first (KIP-890). */
@@ -265,9 +304,39 @@ public final class OffsetHandler implements ApiFamily {
         });
     }
 
-    private CompletableFuture<OffsetDeleteResponseData> delete(OffsetDeleteRequestData request) {
+    /**
+     * OffsetDelete: DELETE on the group (else GROUP_AUTHORIZATION_FAILED), READ on each topic (a topic refused is
+     * TOPIC_AUTHORIZATION_FAILED on its partitions, the others are deleted), as Kafka authorizes it.
+     */
+    private CompletableFuture<OffsetDeleteResponseData> delete(OffsetDeleteRequestData request, Access access) {
+        if (!access.allows(AclOperation.DELETE, ResourceType.GROUP, request.groupId())) {
+            return CompletableFuture.completedFuture(new OffsetDeleteResponseData()
+                    .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
+        }
+        List<OffsetDeleteResponseData.OffsetDeleteResponseTopic> refused = new ArrayList<>();
+        List<OffsetDeleteRequestData.OffsetDeleteRequestTopic> allowed = new ArrayList<>();
+        for (OffsetDeleteRequestData.OffsetDeleteRequestTopic topic : request.topics()) {
+            if (access.allowsTopic(AclOperation.READ, topic.name())) {
+                allowed.add(topic);
+                continue;
+            }
+            refused.add(new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(topic.name())
+                    .setPartitions(topic.partitions().stream().map(partition -> new OffsetDeleteResponseData
+                            .OffsetDeleteResponsePartition().setPartitionIndex(partition.partitionIndex())
+                            .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())).toList()));
+        }
+        request.setTopics(allowed);
         return coordinator.call(request.groupId(),
                 shard -> CompletableFuture.completedFuture(shard.offsetCommits().delete(request)),
-                error -> new OffsetDeleteResponseData().setErrorCode(error.code()));
+                error -> new OffsetDeleteResponseData().setErrorCode(error.code()))
+                .thenApply(response -> {
+                    if (!refused.isEmpty()) {
+                        List<OffsetDeleteResponseData.OffsetDeleteResponseTopic> topics =
+                                new ArrayList<>(response.topics());
+                        topics.addAll(refused);
+                        response.setTopics(topics);
+                    }
+                    return response;
+                });
     }
 }

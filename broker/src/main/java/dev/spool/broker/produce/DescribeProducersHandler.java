@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
+import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.log.producer.ActiveProducer;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeProducersRequestData;
@@ -41,6 +42,10 @@ public final class DescribeProducersHandler implements ApiHandler {
             for (int index : topic.partitionIndexes()) {
                 PartitionResponse answer = new PartitionResponse().setPartitionIndex(index);
                 answers.add(answer);
+                if (!context.access().allowsTopic(AclOperation.READ, topic.name())) {
+                    answer.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                    continue;
+                }
                 Partition partition = partitions.get(topic.name(), index);
                 if (partition == null) {
                     answer.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());

@@ -1,10 +1,13 @@
 package dev.spool.broker.txn;
 
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.log.TopicPartition;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
@@ -19,10 +22,10 @@ import dev.spool.protocol.message.AddPartitionsToTxnResponseData.AddPartitionsTo
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.DescribeTransactionsRequestData;
 import dev.spool.protocol.message.DescribeTransactionsResponseData;
-import dev.spool.protocol.message.ListTransactionsRequestData;
-import dev.spool.protocol.message.ListTransactionsResponseData;
 import dev.spool.protocol.message.EndTxnRequestData;
 import dev.spool.protocol.message.EndTxnResponseData;
+import dev.spool.protocol.message.ListTransactionsRequestData;
+import dev.spool.protocol.message.ListTransactionsResponseData;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,15 +74,27 @@ public final class TransactionHandler implements ApiFamily {
                         AddOffsetsToTxnRequestData.class, this::addOffsets)
                 .register(ApiKey.END_TXN, 0, ApiKey.END_TXN.highestVersion, EndTxnRequestData.class, this::endTxn)
                 .register(ApiKey.DESCRIBE_TRANSACTIONS, 0, ApiKey.DESCRIBE_TRANSACTIONS.highestVersion,
-                        DescribeTransactionsRequestData.class, (context, request) -> describe(request))
+                        DescribeTransactionsRequestData.class, (context, request) -> describe(request, context.access()))
                 .register(ApiKey.LIST_TRANSACTIONS, 0, ApiKey.LIST_TRANSACTIONS.highestVersion,
-                        ListTransactionsRequestData.class, (context, request) -> list(request));
+                        ListTransactionsRequestData.class, (context, request) -> list(request, context.access()));
     }
 
     private CompletableFuture<AddPartitionsToTxnResponseData> addPartitions(RequestContext context,
                                                                            AddPartitionsToTxnRequestData request) {
         if (context.apiVersion() >= FIRST_BROKER_ADD_PARTITIONS_VERSION) {
             return addPartitionsForBroker(request);
+        }
+        Access access = context.access();
+        if (!access.allows(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.v3AndBelowTransactionalId())) {
+            return CompletableFuture.completedFuture(results(request,
+                    partition -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
+        }
+        if (request.v3AndBelowTopics().stream().anyMatch(topic -> !access.allowsTopic(AclOperation.WRITE,
+                topic.name()))) {
+            // As Kafka: the topics one may not write are named, the others were not attempted.
+            return CompletableFuture.completedFuture(results(request, partition ->
+                    access.allowsTopic(AclOperation.WRITE, partition.topic()) ? Errors.OPERATION_NOT_ATTEMPTED
+                            : Errors.TOPIC_AUTHORIZATION_FAILED));
         }
         MetadataImage image = metadata.get();
         Set<TopicPartition> added = new HashSet<>();
@@ -161,9 +176,17 @@ public final class TransactionHandler implements ApiFamily {
                         .setProducerId(ended.producerId()).setProducerEpoch(ended.producerEpoch()));
     }
 
-    private CompletableFuture<DescribeTransactionsResponseData> describe(DescribeTransactionsRequestData request) {
+    private CompletableFuture<DescribeTransactionsResponseData> describe(DescribeTransactionsRequestData request,
+                                                                         Access access) {
         List<CompletableFuture<DescribeTransactionsResponseData.TransactionState>> answers = new ArrayList<>();
         for (String transactionalId : request.transactionalIds()) {
+            if (!access.allows(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, transactionalId)) {
+                answers.add(CompletableFuture.completedFuture(new DescribeTransactionsResponseData.TransactionState()
+                        .setTransactionalId(transactionalId)
+                        .setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()).setTransactionState("")
+                        .setProducerId(-1).setProducerEpoch((short) -1).setTransactionStartTimeMs(-1)));
+                continue;
+            }
             answers.add(coordinator.describe(transactionalId).thenApply(described -> {
                 DescribeTransactionsResponseData.TransactionState answer =
                         new DescribeTransactionsResponseData.TransactionState().setTransactionalId(transactionalId)
@@ -193,7 +216,8 @@ public final class TransactionHandler implements ApiFamily {
                         answers.stream().map(CompletableFuture::join).toList()));
     }
 
-    private CompletableFuture<ListTransactionsResponseData> list(ListTransactionsRequestData request) {
+    /** The transactions that match the filters, of the transactional ids the sender may DESCRIBE. */
+    private CompletableFuture<ListTransactionsResponseData> list(ListTransactionsRequestData request, Access access) {
         Set<String> states = new HashSet<>();
         List<String> unknownStates = new ArrayList<>();
         for (String state : request.stateFilters()) {
@@ -225,7 +249,9 @@ public final class TransactionHandler implements ApiFamily {
                         && (producerIds.isEmpty() || producerIds.contains(metadata.producerId()))
                         && (request.durationFilter() < 0 || metadata.startTimestampMs() >= 0
                         && nowMs - metadata.startTimestampMs() >= request.durationFilter())
-                        && (idPattern == null || idPattern.matcher(metadata.transactionalId()).matches());
+                        && (idPattern == null || idPattern.matcher(metadata.transactionalId()).matches())
+                        && access.allows(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID,
+                        metadata.transactionalId());
                 if (matches) {
                     listed.add(new ListTransactionsResponseData.TransactionState()
                             .setTransactionalId(metadata.transactionalId()).setProducerId(metadata.producerId())

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Immutable: one set of ACLs, decided as Kafka's StandardAuthorizer decides. A super user
@@ -17,11 +18,18 @@ import java.util.Set;
  */
 public final class AclAuthorizer {
 
+    /** A name no ACL is likely to name, standing for "some resource" in {@link #authorizeAny}, as in Kafka. */
+    private static final String UNNAMED = "hardcode";
+
     private final Set<String> superUsers;
     private final boolean allowIfNoAcl;
-    /** By resource type: the literal ACLs by name (the wildcard's under "*"), and the prefixed ones. */
+    /**
+     * By resource type: the literal ACLs by name (the wildcard's under "*"), and the prefixed ones by prefix with the
+     * lengths their prefixes have, so a name is matched by a lookup per length, not a scan of every prefixed ACL.
+     */
     private final Map<ResourceType, Map<String, List<AclBinding>>> literal = new EnumMap<>(ResourceType.class);
-    private final Map<ResourceType, List<AclBinding>> prefixed = new EnumMap<>(ResourceType.class);
+    private final Map<ResourceType, Map<String, List<AclBinding>>> prefixed = new EnumMap<>(ResourceType.class);
+    private final Map<ResourceType, TreeSet<Integer>> prefixLengths = new EnumMap<>(ResourceType.class);
     private final Map<ResourceType, List<AclBinding>> byType = new EnumMap<>(ResourceType.class);
 
     public AclAuthorizer(Collection<AclBinding> acls, Set<String> superUsers, boolean allowIfNoAcl) {
@@ -33,7 +41,10 @@ public final class AclAuthorizer {
                 literal.computeIfAbsent(acl.resourceType(), type -> new HashMap<>())
                         .computeIfAbsent(acl.resourceName(), name -> new ArrayList<>()).add(acl);
             } else if (acl.patternType() == PatternType.PREFIXED) {
-                prefixed.computeIfAbsent(acl.resourceType(), type -> new ArrayList<>()).add(acl);
+                prefixed.computeIfAbsent(acl.resourceType(), type -> new HashMap<>())
+                        .computeIfAbsent(acl.resourceName(), name -> new ArrayList<>()).add(acl);
+                prefixLengths.computeIfAbsent(acl.resourceType(), type -> new TreeSet<>())
+                        .add(acl.resourceName().length());
             }
         }
     }
@@ -62,8 +73,8 @@ public final class AclAuthorizer {
     /**
      * Whether {@code principal} may {@code operation} some resource of {@code type} (KIP-679's authorizeByResourceType,
      * which lets an idempotent producer in that may WRITE some topic): an ALLOW of it that no DENY of the operation
-     * covers as broadly (a DENY on the wildcard, on the same name, or on a prefix of it). With no ACL at all on the
-     * type, {@code allow.everyone.if.no.acl.found} decides.
+     * covers as broadly (a DENY on the wildcard, on the same name, or on a prefix of it). Else, with
+     * {@code allow.everyone.if.no.acl.found}, whether some resource of the type no ACL covers exists.
      */
     public boolean authorizeAny(String principal, String host, AclOperation operation, ResourceType type) {
         if (superUsers.contains(principal)) {
@@ -83,7 +94,8 @@ public final class AclAuthorizer {
                 return true;
             }
         }
-        return ofType.isEmpty() && allowIfNoAcl;
+        // As Kafka: with allow.everyone.if.no.acl.found, a resource of the type that no ACL names would be open.
+        return allowIfNoAcl && covering(type, UNNAMED).isEmpty();
     }
 
     /** Whether a DENY covers every resource the ALLOW {@code allow} covers. */
@@ -110,9 +122,13 @@ public final class AclAuthorizer {
                 covering.addAll(byName.getOrDefault(AclBinding.WILDCARD, List.of()));
             }
         }
-        for (AclBinding acl : prefixed.getOrDefault(type, List.of())) {
-            if (acl.covers(type, name)) {
-                covering.add(acl);
+        Map<String, List<AclBinding>> byPrefix = prefixed.get(type);
+        if (byPrefix != null) {
+            for (int length : prefixLengths.get(type)) {
+                if (length > name.length()) {
+                    break;
+                }
+                covering.addAll(byPrefix.getOrDefault(name.substring(0, length), List.of()));
             }
         }
         return covering;

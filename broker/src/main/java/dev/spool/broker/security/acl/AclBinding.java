@@ -13,18 +13,6 @@ public record AclBinding(ResourceType resourceType, String resourceName, Pattern
     /** The principal that makes an ACL match every principal. */
     public static final String ANY_USER = "User:*";
 
-    /** Whether this ACL's resource pattern covers {@code type} {@code name}. */
-    boolean covers(ResourceType type, String name) {
-        if (type != resourceType) {
-            return false;
-        }
-        return switch (patternType) {
-            case LITERAL -> resourceName.equals(WILDCARD) || resourceName.equals(name);
-            case PREFIXED -> name.startsWith(resourceName);
-            default -> false;
-        };
-    }
-
     /** Whether this ACL is about {@code principal} connecting from {@code clientHost}. */
     boolean appliesTo(String principal, String clientHost) {
         return (this.principal.equals(principal) || this.principal.equals(ANY_USER))
