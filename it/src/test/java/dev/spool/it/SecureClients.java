@@ -78,9 +78,18 @@ final class SecureClients {
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
+        produceAndConsume(client, client, topic, topic + "-group");
+    }
+
+    /**
+     * Produces 200 records to {@code topic} with acks=all as {@code producerClient}, and reads them all back in
+     * {@code group} as {@code consumerClient}, committing.
+     */
+    static void produceAndConsume(Map<String, Object> producerClient, Map<String, Object> consumerClient,
+                                  String topic, String group) throws Exception {
         List<String> sent = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                with(client, ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(),
+                with(producerClient, ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(),
                 new StringSerializer())) {
             for (int i = 0; i < 200; i++) {
                 sent.add("value " + i);
@@ -89,8 +98,8 @@ final class SecureClients {
             producer.flush();
         }
         List<String> read = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(with(client,
-                ConsumerConfig.GROUP_ID_CONFIG, topic + "-group", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(with(consumerClient,
+                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

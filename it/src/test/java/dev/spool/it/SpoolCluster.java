@@ -30,13 +30,16 @@ public final class SpoolCluster implements AutoCloseable {
     private final SpoolProcess[] nodes;
     /** Whether the voters are controllers only, and the brokers find them through the bootstrap servers. */
     private final boolean separated;
+    /** Whether each broker has a SASL_PLAINTEXT listener for clients beside PLAINTEXT (settings name its users). */
+    private final boolean saslListener;
 
     private SpoolCluster(Path root, List<Integer> controllerPorts, int brokerOnly, boolean separated,
-                         List<String> extraSettings) {
+                         boolean saslListener, List<String> extraSettings) {
         this.root = root;
         this.controllerPorts = controllerPorts;
         this.extraSettings = extraSettings;
         this.separated = separated;
+        this.saslListener = saslListener;
         this.nodes = new SpoolProcess[controllerPorts.size() + brokerOnly];
     }
 
@@ -50,7 +53,15 @@ public final class SpoolCluster implements AutoCloseable {
      * with {@code settings} added to each one's.
      */
     public static SpoolCluster start(int voters, int brokerOnly, String... settings) throws Exception {
-        return start(voters, brokerOnly, false, settings);
+        return start(voters, brokerOnly, false, false, settings);
+    }
+
+    /**
+     * Starts {@code size} combined nodes, each with a SASL_PLAINTEXT listener for clients too (its port in
+     * {@code node(id).listenerPorts()}); {@code settings} name the SASL mechanisms and users.
+     */
+    public static SpoolCluster startWithSaslListener(int size, String... settings) throws Exception {
+        return start(size, 0, false, true, settings);
     }
 
     /**
@@ -59,11 +70,11 @@ public final class SpoolCluster implements AutoCloseable {
      * production layout runs them.
      */
     public static SpoolCluster startSeparated(int controllers, int brokers, String... settings) throws Exception {
-        return start(controllers, brokers, true, settings);
+        return start(controllers, brokers, true, false, settings);
     }
 
-    private static SpoolCluster start(int voters, int brokerOnly, boolean separated, String... settings)
-            throws Exception {
+    private static SpoolCluster start(int voters, int brokerOnly, boolean separated, boolean saslListener,
+                                      String... settings) throws Exception {
         List<Integer> ports = new ArrayList<>();
         while (ports.size() < voters) {
             int port = freePortPair();
@@ -72,7 +83,7 @@ public final class SpoolCluster implements AutoCloseable {
             }
         }
         SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, brokerOnly,
-                separated, List.of(settings));
+                separated, saslListener, List.of(settings));
         int size = voters + brokerOnly;
         try {
             ExecutorService starters = Executors.newFixedThreadPool(size);
@@ -107,13 +118,15 @@ public final class SpoolCluster implements AutoCloseable {
         boolean voter = isVoter(nodeId);
         String roles = !voter ? "broker" : separated ? "controller" : "broker,controller";
         String controllerListener = voter ? "CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1) : "";
+        String clientListeners = "PLAINTEXT://127.0.0.1:0" + (saslListener ? ",SASL_PLAINTEXT://127.0.0.1:0" : "");
         String listeners = separated && voter ? controllerListener
-                : "PLAINTEXT://127.0.0.1:0" + (voter ? "," + controllerListener : "");
+                : clientListeners + (voter ? "," + controllerListener : "");
         String quorum = separated && !voter ? "controller.quorum.bootstrap.servers=" + controllers()
                 : "controller.quorum.voters=" + voters();
         List<String> settings = new ArrayList<>(List.of("process.roles=" + roles, "node.id=" + nodeId,
                 "cluster.id=" + CLUSTER_ID, quorum, "controller.listener.names=CONTROLLER", "listeners=" + listeners,
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"));
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+                        + (saslListener ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : "")));
         settings.addAll(extraSettings);
         return SpoolProcess.startIn(Files.createDirectories(root.resolve("node-" + nodeId)),
                 settings.toArray(String[]::new));
