@@ -2,18 +2,11 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,23 +23,19 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsIT {
 
-    private static final Pattern ENDPOINT = Pattern.compile("Metrics endpoint listening on (http://\\S+/metrics)");
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\\{[^}]*})?) (\\S+)$");
     private static final int FIRST = 40;
     private static final int SECOND = 15;
 
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void countersMoveDuringAProduceConsumeRunAndGroupLagIsRight() throws Exception {
         try (SpoolProcess spool = SpoolProcess.start("metrics.listener=127.0.0.1:0",
                 "group.initial.rebalance.delay.ms=0");
              Admin admin = Admin.create(Map.of("bootstrap.servers", spool.bootstrap()))) {
-            URI endpoint = URI.create(spool.output().stream().map(ENDPOINT::matcher).filter(Matcher::find)
-                    .findFirst().orElseThrow().group(1));
+            PrometheusEndpoint endpoint = PrometheusEndpoint.of(spool);
             admin.createTopics(List.of(new NewTopic("metered", Optional.of(2), Optional.empty()))).all()
                     .get(30, TimeUnit.SECONDS);
-            Map<String, Double> before = scrape(endpoint);
+            Map<String, Double> before = endpoint.scrape();
             assertThat(before).containsEntry("kafka_server_replicamanager_under_replicated_partitions", 0.0)
                     .containsKey("jvm_memory_used_bytes{area=\"heap\"}")
                     .containsKey("kafka_log_logcleaner_cleanings_total")
@@ -65,7 +54,7 @@ class MetricsIT {
                     consumer.commitSync();
                     produce(producer, FIRST, SECOND);
 
-                    Map<String, Double> during = scrape(endpoint);
+                    Map<String, Double> during = endpoint.scrape();
                     assertThat(during.get("kafka_server_socket_server_metrics_connection_count")).isGreaterThanOrEqualTo(3.0);
                     assertThat(during.get("kafka_server_brokertopicmetrics_messages_in_total{topic=\"metered\"}"))
                             .isEqualTo(FIRST + SECOND);
@@ -90,11 +79,11 @@ class MetricsIT {
             }
             double adminConnections = before.get("kafka_server_socket_server_metrics_connection_count");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (scrape(endpoint).get("kafka_server_socket_server_metrics_connection_count") > adminConnections
+            while (endpoint.scrape().get("kafka_server_socket_server_metrics_connection_count") > adminConnections
                     && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertThat(scrape(endpoint).get("kafka_server_socket_server_metrics_connection_count"))
+            assertThat(endpoint.scrape().get("kafka_server_socket_server_metrics_connection_count"))
                     .as("only the admin client's connections are left").isEqualTo(adminConnections);
         }
     }
@@ -120,19 +109,5 @@ class MetricsIT {
     private static double sum(Map<String, Double> samples, String prefix, String label) {
         return samples.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().contains(label))
                 .mapToDouble(Map.Entry::getValue).sum();
-    }
-
-    private Map<String, Double> scrape(URI endpoint) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        Map<String, Double> samples = new HashMap<>();
-        for (String line : response.body().split("\n")) {
-            Matcher sample = SAMPLE.matcher(line);
-            if (!line.startsWith("#") && sample.matches()) {
-                samples.put(sample.group(1), Double.parseDouble(sample.group(2)));
-            }
-        }
-        return samples;
     }
 }

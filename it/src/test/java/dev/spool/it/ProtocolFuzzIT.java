@@ -75,7 +75,7 @@ class ProtocolFuzzIT {
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, spool.bootstrap()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             Uuid topicId = admin.describeTopics(List.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC).topicId();
-            FuzzSeeds seeds = new FuzzSeeds(advertised(spool), TOPIC, topicId);
+            FuzzSeeds seeds = new FuzzSeeds(advertised(spool.port()), TOPIC, topicId);
             WellBehavedClient client = new WellBehavedClient(spool.bootstrap());
             Map<String, Long> outcomes = new TreeMap<>();
             // To narrow a failure down: start at its round, and replay one thread's inputs only.
@@ -217,9 +217,9 @@ class ProtocolFuzzIT {
         return out.toString();
     }
 
-    /** The broker's ApiVersions answer (v0, read by kafka-clients' class): what to build seeds for. */
-    private static Map<ApiKeys, short[]> advertised(SpoolProcess spool) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", spool.port())) {
+    /** The ApiVersions answer (v0, read by kafka-clients' class) on {@code port}: what to build seeds for. */
+    static Map<ApiKeys, short[]> advertised(int port) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
             byte[] clientId = "fuzz".getBytes(StandardCharsets.UTF_8);
             socket.getOutputStream().write(ByteBuffer.allocate(14 + clientId.length).putInt(10 + clientId.length)
                     .putShort(ApiKeys.API_VERSIONS.id).putShort((short) 0).putInt(1)

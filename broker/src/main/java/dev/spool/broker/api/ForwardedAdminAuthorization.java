@@ -81,7 +81,19 @@ final class ForwardedAdminAuthorization {
         CreateTopicsRequestData rest = new CreateTopicsRequestData().setTopics(allowed)
                 .setTimeoutMs(request.timeoutMs()).setValidateOnly(request.validateOnly());
         return forward(context, next, request, rest, allowed.isEmpty(), refused.size(), CreateTopicsResponseData::new,
-                response -> response.setTopics(concat(response.topics(), refused)));
+                response -> response.setTopics(concat(response.topics(), refused)))
+                .thenApply(response -> withoutConfigsUndescribable((CreateTopicsResponseData) response, access));
+    }
+
+    /** As Kafka: a created topic's configs are told only to who may DESCRIBE_CONFIGS it. */
+    private static Message withoutConfigsUndescribable(CreateTopicsResponseData response, Access access) {
+        for (CreatableTopicResult topic : response.topics()) {
+            if (topic.errorCode() == Errors.NONE.code()
+                    && !access.allowsTopic(AclOperation.DESCRIBE_CONFIGS, topic.name())) {
+                topic.setConfigs(new ArrayList<>()).setTopicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+            }
+        }
+        return response;
     }
 
     CompletableFuture<Message> deleteTopics(RequestContext context, Access access, Message message, ApiHandler next) {
@@ -100,8 +112,12 @@ final class ForwardedAdminAuthorization {
         for (DeleteTopicState state : request.topics()) {
             TopicImage topic = state.name() != null ? null : current.topic(state.topicId());
             String name = state.name() != null ? state.name() : topic != null ? topic.name() : null;
-            // An id no topic has is answered UNKNOWN_TOPIC_ID by the controller; it tells nothing.
-            if (name == null || access.allowsTopic(AclOperation.DELETE, name)) {
+            if (name == null) {
+                // An id this node does not know is answered here: the controller, further ahead, might know it,
+                // and would delete it unchecked.
+                refused.add(new DeletableTopicResult().setName(null).setTopicId(state.topicId())
+                        .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setErrorMessage("Unknown topic id."));
+            } else if (access.allowsTopic(AclOperation.DELETE, name)) {
                 allowedStates.add(state);
             } else {
                 refused.add(refusedDeletion(state.name(), state.topicId()));

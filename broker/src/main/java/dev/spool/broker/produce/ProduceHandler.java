@@ -1,5 +1,6 @@
 package dev.spool.broker.produce;
 
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiHandler;
 import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
@@ -58,6 +59,8 @@ public final class ProduceHandler implements ApiHandler {
     static final short FIRST_TOPIC_ID_VERSION = 13;
     /** Clients may not produce to internal topics, as in Kafka; only its own admin client may. */
     private static final String ADMIN_CLIENT_ID = "__admin_client";
+    private static final int BATCH_ATTRIBUTES = 21;
+    private static final int TRANSACTIONAL_BIT = 0x10;
 
     /** Produce v12 is transactions v2: the partitions of a transactional batch are added by the leader. */
     static final short FIRST_IMPLICIT_ADD_VERSION = 12;
@@ -93,8 +96,10 @@ public final class ProduceHandler implements ApiHandler {
         Errors requestError = null;
         if (acks != 0 && acks != 1 && acks != -1) {
             requestError = Errors.INVALID_REQUIRED_ACKS;
-        } else if (request.transactionalId() != null && !context.access().allows(AclOperation.WRITE,
-                ResourceType.TRANSACTIONAL_ID, request.transactionalId())) {
+        } else if (context.access() != Access.ALL && hasTransactionalRecords(request)
+                && (request.transactionalId() == null || !context.access().allows(AclOperation.WRITE,
+                ResourceType.TRANSACTIONAL_ID, request.transactionalId()))) {
+            // As Kafka: transactional records need WRITE on a transactional id the request names.
             requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
         MetadataImage image = metadata.get();
@@ -163,6 +168,22 @@ public final class ProduceHandler implements ApiHandler {
             default -> version >= FIRST_TRANSACTION_ABORTABLE_VERSION ? Errors.TRANSACTION_ABORTABLE
                     : Errors.INVALID_TXN_STATE;
         };
+    }
+
+    /** Whether a partition's records are a transactional batch (attributes bit 4 of its first batch). */
+    private static boolean hasTransactionalRecords(ProduceRequestData request) {
+        for (TopicProduceData topic : request.topicData()) {
+            for (PartitionProduceData data : topic.partitionData()) {
+                if (data.records() instanceof ByteBufferRecords records) {
+                    ByteBuffer buffer = records.buffer();
+                    int attributes = buffer.position() + BATCH_ATTRIBUTES;
+                    if (buffer.limit() >= attributes + 2 && (buffer.getShort(attributes) & TRANSACTIONAL_BIT) != 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Why no partition of this topic can be written, or null. */

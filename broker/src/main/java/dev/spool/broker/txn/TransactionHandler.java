@@ -4,6 +4,7 @@ import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ApiFamily;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.InternalTopics;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.security.acl.AclOperation;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -89,11 +91,13 @@ public final class TransactionHandler implements ApiFamily {
             return CompletableFuture.completedFuture(results(request,
                     partition -> Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED));
         }
-        if (request.v3AndBelowTopics().stream().anyMatch(topic -> !access.allowsTopic(AclOperation.WRITE,
-                topic.name()))) {
+        // As Kafka: a client may not add an internal topic's partitions, whatever its ACLs.
+        Predicate<String> writable = topic -> !InternalTopics.isInternal(topic)
+                && access.allowsTopic(AclOperation.WRITE, topic);
+        if (request.v3AndBelowTopics().stream().anyMatch(topic -> !writable.test(topic.name()))) {
             // As Kafka: the topics one may not write are named, the others were not attempted.
             return CompletableFuture.completedFuture(results(request, partition ->
-                    access.allowsTopic(AclOperation.WRITE, partition.topic()) ? Errors.OPERATION_NOT_ATTEMPTED
+                    writable.test(partition.topic()) ? Errors.OPERATION_NOT_ATTEMPTED
                             : Errors.TOPIC_AUTHORIZATION_FAILED));
         }
         MetadataImage image = metadata.get();
@@ -198,6 +202,9 @@ public final class TransactionHandler implements ApiFamily {
                 }
                 List<DescribeTransactionsResponseData.TopicData> topics = new ArrayList<>();
                 for (TopicPartition partition : metadata.sortedPartitions()) {
+                    if (!access.allowsTopic(AclOperation.DESCRIBE, partition.topic())) {
+                        continue; // as Kafka: the topics one may not describe are left out
+                    }
                     if (topics.isEmpty() || !topics.get(topics.size() - 1).topic().equals(partition.topic())) {
                         topics.add(new DescribeTransactionsResponseData.TopicData().setTopic(partition.topic())
                                 .setPartitions(new ArrayList<>()));

@@ -3,17 +3,20 @@ package dev.spool.broker.produce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spool.broker.api.Access;
 import dev.spool.broker.api.ConnectionCloseRequest;
 import dev.spool.broker.api.RequestContext;
+import dev.spool.broker.metadata.BrokerRegistration;
+import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
-import dev.spool.broker.metadata.BrokerRegistration;
-import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.partition.Partition;
 import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.partition.PartitionManagerFixture;
 import dev.spool.broker.purgatory.ManualWaitTimer;
+import dev.spool.broker.security.acl.AclOperation;
+import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.log.PartitionLog;
 import dev.spool.log.record.CompressionType;
 import dev.spool.log.record.RecordBatchBuilder;
@@ -276,6 +279,42 @@ class ProduceHandlerTest {
                         .setPartitionData(List.of(partitions))));
         return (ProduceResponseData) handler.handle(new RequestContext(ApiKey.PRODUCE, version, 1, "test", null),
                 request).join();
+    }
+
+    @Test
+    void transactionalRecordsNeedWriteOnTheTransactionalIdTheRequestNamesWhenAclsAreOn() {
+        // An authorizer's answer: WRITE on topic orders and on transactional id "t", nothing else.
+        Access aclsOn = new Access() {
+            @Override
+            public boolean allows(AclOperation operation, ResourceType type, String name) {
+                return operation == AclOperation.WRITE && (type == ResourceType.TOPIC && name.equals("orders")
+                        || type == ResourceType.TRANSACTIONAL_ID && name.equals("t"));
+            }
+
+            @Override
+            public boolean allowsAny(AclOperation operation, ResourceType type) {
+                return false;
+            }
+        };
+        handler = new ProduceHandler(() -> image, partitions, appenders,
+                (id, producerId, epoch, added, verifyOnly) -> CompletableFuture.completedFuture(Errors.NONE), true);
+        RequestContext context = new RequestContext(ApiKey.PRODUCE, (short) 11, 1, "test", null).withAccess(aclsOn);
+        ProduceRequestData withoutId = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(1000)
+                .setTopicData(List.of(new TopicProduceData().setName("orders")
+                        .setPartitionData(List.of(transactionalData(0, 0)))));
+        assertThat(errors((ProduceResponseData) handler.handle(context, withoutId).join(), 0))
+                .containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+        ProduceRequestData otherId = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(1000)
+                .setTransactionalId("u").setTopicData(List.of(new TopicProduceData().setName("orders")
+                        .setPartitionData(List.of(transactionalData(0, 0)))));
+        assertThat(errors((ProduceResponseData) handler.handle(context, otherId).join(), 0))
+                .containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+        assertThat(partitions.get("orders", 0).log().logEndOffset()).isZero();
+        ProduceRequestData named = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(1000)
+                .setTransactionalId("t").setTopicData(List.of(new TopicProduceData().setName("orders")
+                        .setPartitionData(List.of(transactionalData(0, 0)))));
+        assertThat(errors((ProduceResponseData) handler.handle(context, named).join(), 0))
+                .containsOnly(Errors.NONE.code());
     }
 
     @Test

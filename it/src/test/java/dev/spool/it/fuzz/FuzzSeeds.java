@@ -52,9 +52,14 @@ public final class FuzzSeeds {
 
     /** @param advertised api key -> [min, max] version as the broker's ApiVersions answer says */
     public FuzzSeeds(Map<ApiKeys, short[]> advertised, String topic, Uuid topicId) {
+        this(advertised, topic, topicId, false);
+    }
+
+    /** With {@code destructive}, seeds of the APIs that delete and alter too (for a broker that must refuse them). */
+    public FuzzSeeds(Map<ApiKeys, short[]> advertised, String topic, Uuid topicId, boolean destructive) {
         for (Map.Entry<ApiKeys, short[]> entry : advertised.entrySet()) {
             ApiKeys api = entry.getKey();
-            if (DESTRUCTIVE.contains(api)) {
+            if (!destructive && DESTRUCTIVE.contains(api)) {
                 continue;
             }
             for (short version = entry.getValue()[0]; version <= entry.getValue()[1]; version++) {
