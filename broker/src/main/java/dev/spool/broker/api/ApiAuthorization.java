@@ -82,7 +82,6 @@ public final class ApiAuthorization implements ApiHandler {
         }
     }
 
-
     @Override
     public CompletableFuture<Message> handle(RequestContext context, Message request) {
         Principal principal = context.principal();

@@ -51,20 +51,23 @@ public final class FindCoordinatorHandler implements ApiHandler {
         List<String> keys = batched ? request.coordinatorKeys() : List.of(request.key());
         byte keyType = request.keyType();
         // Authorized first, as Kafka: a sender refused every key does not get the internal topic created.
-        boolean anyAllowed = keyType != GROUP_KEY && keyType != TRANSACTION_KEY
-                || keys.stream().anyMatch(key -> refusal(context, keyType, key) == Errors.NONE);
-        CompletableFuture<Void> topic = !anyAllowed ? CompletableFuture.completedFuture(null)
-                : keyType == GROUP_KEY ? coordinator.ensureTopic()
-                : keyType == TRANSACTION_KEY ? transactions.ensureTopic() : null;
+        boolean knownType = keyType == GROUP_KEY || keyType == TRANSACTION_KEY;
+        List<Errors> refusals = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            refusals.add(knownType ? refusal(context, keyType, key) : Errors.NONE);
+        }
+        CompletableFuture<Void> topic = !knownType ? null
+                : !refusals.contains(Errors.NONE) ? CompletableFuture.completedFuture(null)
+                : keyType == GROUP_KEY ? coordinator.ensureTopic() : transactions.ensureTopic();
         CompletableFuture<Errors> ready = topic == null ? CompletableFuture.completedFuture(Errors.INVALID_REQUEST)
                 : topic.handle((done, failure) -> failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE);
         String listener = context.connection().listenerName();
         return ready.thenApply(error -> {
             List<Coordinator> coordinators = new ArrayList<>(keys.size());
             ClusterView view = cluster.get().onListener(listener);
-            for (String key : keys) {
-                Errors refusal = error == Errors.INVALID_REQUEST ? Errors.NONE : refusal(context, keyType, key);
-                coordinators.add(coordinator(view, keyType, key, refusal != Errors.NONE ? refusal : error));
+            for (int i = 0; i < keys.size(); i++) {
+                Errors refusal = refusals.get(i);
+                coordinators.add(coordinator(view, keyType, keys.get(i), refusal != Errors.NONE ? refusal : error));
             }
             if (batched) {
                 return new FindCoordinatorResponseData().setCoordinators(coordinators);
