@@ -6,6 +6,7 @@ import dev.spool.broker.api.ApiAuthorization;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.BrokerLifecycleHandler;
+import dev.spool.broker.api.ClientQuotaEnforcement;
 import dev.spool.broker.api.ClientQuotasHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
@@ -41,6 +42,7 @@ import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.WriteTxnMarkersHandler;
 import dev.spool.broker.quorum.QuorumMembership;
+import dev.spool.broker.quota.ClientQuotas;
 import dev.spool.broker.security.acl.Authorizer;
 import dev.spool.broker.txn.InitProducerIdHandler;
 import dev.spool.broker.txn.TransactionHandler;
@@ -64,7 +66,8 @@ final class ApiLayer {
             ApiKey.CREATE_PARTITIONS, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS, ApiKey.DESCRIBE_QUORUM,
             ApiKey.UNREGISTER_BROKER, ApiKey.ADD_RAFT_VOTER, ApiKey.REMOVE_RAFT_VOTER, ApiKey.ELECT_LEADERS,
             ApiKey.ALTER_PARTITION_REASSIGNMENTS, ApiKey.LIST_PARTITION_REASSIGNMENTS,
-            ApiKey.ALTER_USER_SCRAM_CREDENTIALS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS);
+            ApiKey.ALTER_USER_SCRAM_CREDENTIALS, ApiKey.CREATE_ACLS, ApiKey.DELETE_ACLS,
+            ApiKey.ALTER_CLIENT_QUOTAS);
     /** Of those, what only reads the metadata: answered here while no active controller is known. */
     private static final List<ApiKey> READ_ONLY = List.of(ApiKey.LIST_PARTITION_REASSIGNMENTS);
 
@@ -136,12 +139,15 @@ final class ApiLayer {
         new ScramCredentialsHandler(metadata).registerIn(registry);
         Authorizer authorizer = authorizer(config, metadata);
         new AclsHandler(metadata, authorizer).registerIn(registry);
-        new ClientQuotasHandler().registerIn(registry);
+        new ClientQuotasHandler(metadata).registerIn(registry);
         new OffsetHandler(coordinators.groups, metadata::image, coordinators.transactionPartitions)
                 .registerIn(registry);
         if (metadataLayer.isCluster()) {
             serveAsClusterNode(config, storage, metadataLayer, registry);
         }
+        ClientQuotaEnforcement.install(registry, new ClientQuotas(() -> metadata.image().clientQuotas(),
+                config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L),
+                config.cluster()::isControllerListener, storage.clock::nowMs);
         ApiAuthorization.install(registry, authorizer, metadata::image);
         return new ApiLayer(registry, apiVersions);
     }

@@ -24,7 +24,8 @@ final class StructGenerator {
 
     /** Emits the body of a class named {@code className} (header line included, closing brace included). */
     void emitClass(CodeWriter code, String className, List<FieldSpec> fields, boolean nested, Runnable extraMembers) {
-        code.line("public %sfinal class %s implements Message {", nested ? "static " : "", className);
+        code.line("public %sfinal class %s implements %s {", nested ? "static " : "", className,
+                !nested && hasThrottleTime(fields) ? "dev.spool.protocol.types.ThrottledResponse" : "Message");
         for (FieldSpec field : fields) {
             code.line("private %s %s;", field.type().javaType(), field.javaName());
         }
@@ -49,6 +50,16 @@ final class StructGenerator {
         emitEquals(code, className, fields);
         emitToString(code, className, fields);
         code.line("}");
+    }
+
+    /** A top-level response with Kafka's throttle_time_ms field implements ThrottledResponse. */
+    private static boolean hasThrottleTime(List<FieldSpec> fields) {
+        for (FieldSpec field : fields) {
+            if (field.name().equals("ThrottleTimeMs") && field.type().javaType().equals("int")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String flexibleTest() {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -22,16 +23,31 @@ import org.apache.kafka.common.requests.SaslHandshakeResponse;
  */
 final class RawConnection implements AutoCloseable {
 
+    /** The client id of every request. */
+    static final String CLIENT_ID = "raw-connection";
+
     private final Socket socket;
     private final DataOutputStream out;
     private final DataInputStream in;
     private int correlationId;
+    private long lastAnswerNanos;
 
     RawConnection(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(10_000);
+        socket.setTcpNoDelay(true); // a frame is two writes: without it the second waits for the first's ACK
         out = new DataOutputStream(socket.getOutputStream());
         in = new DataInputStream(socket.getInputStream());
+    }
+
+    /** When the last answer was read ({@link System#nanoTime()}), before it was parsed. */
+    long lastAnswerNanos() {
+        return lastAnswerNanos;
+    }
+
+    /** How long a read waits for an answer before it fails (10 s unless changed). */
+    void readTimeout(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) timeout.toMillis());
     }
 
     /** Sends {@code request} as {@code api} v{@code version} and returns the answer (an EOF if the broker closed). */
@@ -41,7 +57,7 @@ final class RawConnection implements AutoCloseable {
 
     /** Sends {@code request} without waiting for its answer; the header {@link #receive} reads the answer by. */
     RequestHeader write(ApiKeys api, short version, ApiMessage request) throws IOException {
-        RequestHeader header = new RequestHeader(api, version, "raw-connection", ++correlationId);
+        RequestHeader header = new RequestHeader(api, version, CLIENT_ID, ++correlationId);
         ByteBuffer frame = RequestUtils.serialize(header.data(), header.headerVersion(), request, version);
         out.writeInt(frame.remaining());
         out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
@@ -53,6 +69,7 @@ final class RawConnection implements AutoCloseable {
     AbstractResponse receive(RequestHeader header) throws IOException {
         byte[] answer = new byte[in.readInt()];
         in.readFully(answer);
+        lastAnswerNanos = System.nanoTime();
         return AbstractResponse.parseResponse(ByteBuffer.wrap(answer), header);
     }
 

@@ -6,6 +6,8 @@ import dev.spool.protocol.message.AddRaftVoterResponseData;
 import dev.spool.protocol.message.AlterConfigsRequestData;
 import dev.spool.protocol.message.AlterConfigsResponseData;
 import dev.spool.protocol.message.AlterPartitionReassignmentsResponseData;
+import dev.spool.protocol.message.AlterClientQuotasRequestData;
+import dev.spool.protocol.message.AlterClientQuotasResponseData;
 import dev.spool.protocol.message.AlterUserScramCredentialsRequestData;
 import dev.spool.protocol.message.AlterUserScramCredentialsResponseData;
 import dev.spool.protocol.message.ApiKey;
@@ -146,6 +148,8 @@ public final class ControllerErrors {
                         .AlterUserScramCredentialsResult().setUser(user).setErrorCode(error).setErrorMessage(message)));
                 yield new AlterUserScramCredentialsResponseData().setResults(results);
             }
+            case ALTER_CLIENT_QUOTAS -> new AlterClientQuotasResponseData().setEntries(ClientQuotasHandler
+                    .failedEntries((AlterClientQuotasRequestData) request, error, message));
             default -> null;
         };
     }

@@ -72,6 +72,17 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_IP = ConfigKey.integer("max.connections.per.ip",
             Integer.MAX_VALUE, "Connections from one IP address; a connection beyond them is closed when accepted.")
             .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> QUOTA_WINDOW_NUM = ConfigKey.integer("quota.window.num", 11,
+            "Samples a client quota's usage is measured over (producer_byte_rate, consumer_byte_rate, "
+                    + "request_percentage).").validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> QUOTA_WINDOW_SIZE_SECONDS = ConfigKey.integer("quota.window.size.seconds",
+            1, "Length of each sample of a client quota's usage.").validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_NUM = ConfigKey.integer(
+            "controller.quota.window.num", 11, "Samples the controller_mutation_rate quota is measured over.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS = ConfigKey.integer(
+            "controller.quota.window.size.seconds", 1, "Length of each sample of the controller_mutation_rate quota.")
+            .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<Long> CONNECTIONS_MAX_IDLE_MS = ConfigKey.longValue("connections.max.idle.ms", 600000,
             "A connection that reads and writes nothing for this long is closed.");
     public static final ConfigKey<Integer> QUEUED_MAX_REQUESTS = ConfigKey.integer("queued.max.requests", 500,
@@ -307,7 +318,8 @@ public final class BrokerConfig {
             LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, SUPER_USERS,
             ALLOW_EVERYONE_IF_NO_ACL_FOUND, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
-            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP,
+            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP, QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS,
+            CONTROLLER_QUOTA_WINDOW_NUM, CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,
             LOG_CLEANER_ENABLE, LOG_CLEANER_THREADS, LOG_CLEANER_DEDUPE_BUFFER_SIZE, LOG_CLEANER_BACKOFF_MS,

@@ -81,9 +81,9 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         int maxBytes = request.maxBytes();
         // A follower names itself (and, from v15, its broker epoch) in ReplicaState, or before in ReplicaId; a
         // consumer is -1.
-        boolean replicaState = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE;
-        int namedReplica = replicaState ? request.replicaState().replicaId() : request.replicaId();
-        long replicaEpoch = replicaState ? request.replicaState().replicaEpoch() : -1;
+        int namedReplica = replicaIdOf(request, context.apiVersion());
+        long replicaEpoch = context.apiVersion() >= FIRST_VERSION_WITH_REPLICA_STATE
+                ? request.replicaState().replicaEpoch() : -1;
         // As Kafka: a follower's fetch without CLUSTER_ACTION gets TOPIC_AUTHORIZATION_FAILED on each partition.
         boolean refusedFollower = namedReplica >= 0
                 && !context.access().allowsOnCluster(AclOperation.CLUSTER_ACTION);
@@ -107,6 +107,11 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();
+    }
+
+    /** The broker a follower's fetch names (in ReplicaState from v15, in ReplicaId before), or -1: a consumer's. */
+    public static int replicaIdOf(FetchRequestData request, short version) {
+        return version >= FIRST_VERSION_WITH_REPLICA_STATE ? request.replicaState().replicaId() : request.replicaId();
     }
 
     /**

@@ -1,8 +1,10 @@
 package dev.spool.broker.metadata;
 
+import dev.spool.broker.quota.QuotaEntity;
 import dev.spool.broker.security.acl.AclBinding;
 import dev.spool.broker.security.acl.AclRecords;
 import dev.spool.protocol.metadata.AccessControlEntryRecordData;
+import dev.spool.protocol.metadata.ClientQuotaRecordData;
 import dev.spool.protocol.metadata.ConfigRecordData;
 import dev.spool.protocol.metadata.FenceBrokerRecordData;
 import dev.spool.protocol.metadata.PartitionChangeRecordData;
@@ -27,14 +29,14 @@ import java.util.TreeMap;
 /**
  * The cluster as the metadata log says it is after applying every record up to {@link #offset()}:
  * topics by name and id, config overrides by resource, the registered brokers, users' SCRAM credentials, the ACLs,
- * and the next free producer id. Built only
+ * the client quotas and the next free producer id. Built only
  * by applying records (restart = replay). Immutable: readers on any thread share an image while the
  * metadata thread builds the next one.
  */
 public final class MetadataImage {
 
     public static final MetadataImage EMPTY = new MetadataImage(new TreeMap<>(), new HashMap<>(), new HashMap<>(),
-            new TreeMap<>(), new TreeMap<>(), Map.of(), 0L, -1L);
+            new TreeMap<>(), new TreeMap<>(), Map.of(), Map.of(), 0L, -1L);
 
     private final Map<String, TopicImage> topicsByName;
     private final Map<Uuid, TopicImage> topicsById;
@@ -44,16 +46,19 @@ public final class MetadataImage {
     private final Map<String, Map<Byte, ScramCredential>> scramCredentials;
     /** The ACLs by the id their AccessControlEntryRecord gave them; the same map while no ACL changes. */
     private final Map<Uuid, AclBinding> acls;
+    /** The client quotas by entity, then key; the same map while no quota changes. */
+    private final Map<QuotaEntity, Map<String, Double>> clientQuotas;
     private final long nextProducerId;
     private final long offset;
 
     private MetadataImage(Map<String, TopicImage> topicsByName, Map<Uuid, TopicImage> topicsById,
                           Map<ConfigResource, Map<String, String>> configs, Map<Integer, BrokerRegistration> brokers,
                           Map<String, Map<Byte, ScramCredential>> scramCredentials, Map<Uuid, AclBinding> acls,
-                          long nextProducerId, long offset) {
+                          Map<QuotaEntity, Map<String, Double>> clientQuotas, long nextProducerId, long offset) {
         this.topicsByName = Collections.unmodifiableMap(topicsByName);
         this.scramCredentials = Collections.unmodifiableMap(scramCredentials);
         this.acls = acls;
+        this.clientQuotas = clientQuotas;
         this.topicsById = Collections.unmodifiableMap(topicsById);
         this.configs = Collections.unmodifiableMap(configs);
         this.brokers = Collections.unmodifiableMap(brokers);
@@ -115,6 +120,14 @@ public final class MetadataImage {
         return acls;
     }
 
+    /**
+     * Every client quota, by entity, then key. The same instance from image to image until a quota changes, so what
+     * is built from the quotas is rebuilt only then.
+     */
+    public Map<QuotaEntity, Map<String, Double>> clientQuotas() {
+        return clientQuotas;
+    }
+
     /** The first producer id not yet handed out (ProducerIdsRecord). */
     public long nextProducerId() {
         return nextProducerId;
@@ -134,6 +147,7 @@ public final class MetadataImage {
         TreeMap<String, Map<Byte, ScramCredential>> newScram = new TreeMap<>(scramCredentials);
         // Copied on the first ACL record only: batches of partition changes are frequent, ACLs may be thousands.
         HashMap<Uuid, AclBinding> newAcls = null;
+        HashMap<QuotaEntity, Map<String, Double>> newQuotas = null;
         // The partitions of the topics these records touch, changed in place and made immutable once at the end:
         // a topic created with N partitions is N records, and copying its partitions per record cost O(N^2).
         HashMap<Uuid, TreeMap<Integer, PartitionImage>> changedPartitions = new HashMap<>();
@@ -198,8 +212,12 @@ public final class MetadataImage {
                     newAcls = newAcls != null ? newAcls : new HashMap<>(acls);
                     newAcls.remove(((RemoveAccessControlEntryRecordData) record.data()).id());
                 }
+                case CLIENT_QUOTA_RECORD -> {
+                    newQuotas = newQuotas != null ? newQuotas : new HashMap<>(clientQuotas);
+                    applyClientQuota(newQuotas, (ClientQuotaRecordData) record.data());
+                }
                 default -> {
-                    // Records of features Spool does not have yet (quotas, brokers of a quorum) change nothing.
+                    // Records of features Spool does not have yet (brokers of a quorum) change nothing.
                 }
             }
         }
@@ -210,7 +228,8 @@ public final class MetadataImage {
             byId.put(topicId, updated);
         });
         return new MetadataImage(byName, byId, newConfigs, newBrokers, newScram,
-                newAcls == null ? acls : Collections.unmodifiableMap(newAcls), producerId, lastOffset);
+                newAcls == null ? acls : Collections.unmodifiableMap(newAcls),
+                newQuotas == null ? clientQuotas : Collections.unmodifiableMap(newQuotas), producerId, lastOffset);
     }
 
 
@@ -270,6 +289,21 @@ public final class MetadataImage {
     /** A list field a record may leave null (versions before it, or "none"). */
     private static List<Integer> orNone(List<Integer> replicas) {
         return replicas == null ? List.of() : replicas;
+    }
+
+    private static void applyClientQuota(Map<QuotaEntity, Map<String, Double>> quotas, ClientQuotaRecordData record) {
+        QuotaEntity entity = QuotaEntity.of(record);
+        TreeMap<String, Double> values = new TreeMap<>(quotas.getOrDefault(entity, Map.of()));
+        if (record.remove()) {
+            values.remove(record.key());
+        } else {
+            values.put(record.key(), record.value());
+        }
+        if (values.isEmpty()) {
+            quotas.remove(entity);
+        } else {
+            quotas.put(entity, Collections.unmodifiableMap(values));
+        }
     }
 
     private static void applyConfig(Map<ConfigResource, Map<String, String>> configs, ConfigRecordData record) {

@@ -97,6 +97,8 @@ public final class MetadataSnapshot {
                                 .setServerKey(credential.serverKey()).setIterations(credential.iterations())))));
         image.acls().forEach((id, acl) -> records.add(VersionedRecord.of(
                 MetadataRecordType.ACCESS_CONTROL_ENTRY_RECORD, AclRecords.recordOf(id, acl))));
+        image.clientQuotas().forEach((entity, quotas) -> quotas.forEach((key, value) -> records.add(
+                VersionedRecord.of(MetadataRecordType.CLIENT_QUOTA_RECORD, entity.record(key, value, false)))));
         if (image.nextProducerId() > 0) {
             records.add(VersionedRecord.of(MetadataRecordType.PRODUCER_IDS_RECORD,
                     new ProducerIdsRecordData().setNextProducerId(image.nextProducerId())));

@@ -32,7 +32,7 @@ public final class InFlightRequests {
     public void started(Channel channel) {
         brokerWide.incrementAndGet();
         if (++inFlight >= maxQueuedRequests) {
-            channel.config().setAutoRead(false);
+            ReadGate.of(channel).hold(ReadGate.Hold.QUEUE_FULL);
         }
     }
 
@@ -40,7 +40,7 @@ public final class InFlightRequests {
     public void finished(Channel channel) {
         brokerWide.decrementAndGet();
         if (inFlight-- == maxQueuedRequests) {
-            channel.config().setAutoRead(true);
+            ReadGate.of(channel).release(ReadGate.Hold.QUEUE_FULL);
         }
     }
 

@@ -186,7 +186,7 @@ public final class NetworkServer implements AutoCloseable {
             channel.close().syncUninterruptibly();
         }
         for (Channel channel : connections) {
-            channel.config().setAutoRead(false);
+            ReadGate.of(channel).hold(ReadGate.Hold.SHUTDOWN);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
         while (inFlightTotal.get() > 0 && System.nanoTime() < deadline) {

@@ -11,6 +11,7 @@ import dev.spool.protocol.message.ResponseHeaderData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.MessageParseException;
 import dev.spool.protocol.types.ProtocolReader;
+import dev.spool.protocol.types.ThrottledResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -177,6 +178,10 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
             LOG.error("Closing connection: response to {} cannot be written", context, e);
             ctx.close();
             return;
+        }
+        if (response instanceof ThrottledResponse throttled && throttled.throttleTimeMs() > 0) {
+            // KIP-219: answered at once, then nothing more read from the client until its throttle time is over.
+            ReadGate.of(ctx.channel()).throttle(throttled.throttleTimeMs());
         }
         responses.complete(ctx, slot, serialized);
     }

@@ -152,7 +152,7 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
     private void hold(ChannelHandlerContext ctx, ByteBuf frame) {
         state = State.HOLDING;
         held = frame;
-        ctx.channel().config().setAutoRead(false);
+        ReadGate.of(ctx.channel()).hold(ReadGate.Hold.SASL_ORDER);
         ctx.pipeline().get(RequestDispatcher.class).afterPendingResponses(() -> {
             ByteBuf handshake = held;
             held = null;
@@ -160,7 +160,7 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
                 return;
             }
             state = State.DONE;
-            ctx.channel().config().setAutoRead(true);
+            ReadGate.of(ctx.channel()).release(ReadGate.Hold.SASL_ORDER);
             read(ctx, handshake, true);
         });
     }
@@ -301,7 +301,7 @@ final class SaslGate extends ChannelInboundHandlerAdapter {
         failures.failed(sasl.listenerName(), ctx.channel().remoteAddress(), reason);
         state = State.FAILED;
         exchange = null;
-        ctx.channel().config().setAutoRead(false);
+        ReadGate.of(ctx.channel()).hold(ReadGate.Hold.FAILED_LOGIN);
         Runnable closeLater = () -> ctx.executor().schedule(() -> ctx.close(), FAILED_LOGIN_DELAY_MS,
                 TimeUnit.MILLISECONDS);
         if (answered == null) {

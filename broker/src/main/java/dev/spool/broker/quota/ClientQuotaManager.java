@@ -1,0 +1,126 @@
+package dev.spool.broker.quota;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * One kind of client quota (a byte rate, the request time share) enforced for users and client ids. A client's
+ * quota is the first of Kafka's eight entities that sets it: its user with its client id, its user with the
+ * default client id, its user, the default user with its client id, the default user with the default client id,
+ * the default user, its client id, the default client id. Usage is measured per the entity that matched, named
+ * with the client's own names: a quota on a user is shared by all its client ids, a default quota applies to each
+ * user (or client id) on its own. A client over its quota is told how long to wait for its usage to come back within
+ * the quota ({@link #recordAndThrottleMs}, {@link TokenBucket}). The usage of clients idle for an hour is dropped.
+ * Thread-safe.
+ */
+public final class ClientQuotaManager {
+
+    private static final long IDLE_MS = 3_600_000;
+    private static final int MAX_CACHED_CLIENTS = 10_000;
+
+    /** A client's quota: its bound and the entity its usage is measured for. */
+    private record Quota(double bound, QuotaEntity meteredAs) {
+    }
+
+    private static final Quota NONE = new Quota(Double.MAX_VALUE, null);
+
+    private final QuotaType type;
+    private final Supplier<Map<QuotaEntity, Map<String, Double>>> quotas;
+    private final int samples;
+    private final long sampleMs;
+    private final ConcurrentHashMap<QuotaEntity, TokenBucket> buckets = new ConcurrentHashMap<>();
+    /** Resolved quotas by user and client id, for {@link #resolvedFor} only. */
+    private final ConcurrentHashMap<List<String>, Quota> resolved = new ConcurrentHashMap<>();
+    private volatile Map<QuotaEntity, Map<String, Double>> resolvedFor;
+    private volatile long lastSweepMs;
+
+    public ClientQuotaManager(QuotaType type, Supplier<Map<QuotaEntity, Map<String, Double>>> quotas, int samples,
+                              long sampleMs) {
+        this.type = type;
+        this.quotas = quotas;
+        this.samples = samples;
+        this.sampleMs = sampleMs;
+    }
+
+    /** Whether some quota of this kind applies to the client: nothing is measured otherwise. */
+    public boolean applies(String user, String clientId) {
+        return quotaOf(user, clientId) != NONE;
+    }
+
+    /**
+     * Counts {@code value} against the client's quota and answers how long it must wait (0: within its quota): the
+     * time its quota takes to repay what it used beyond its credit, at most the whole window at once.
+     */
+    public long recordAndThrottleMs(String user, String clientId, double value, long nowMs) {
+        Quota quota = quotaOf(user, clientId);
+        if (quota == NONE) {
+            return 0;
+        }
+        TokenBucket bucket = buckets.computeIfAbsent(quota.meteredAs(),
+                entity -> new TokenBucket(burstSeconds(), nowMs));
+        sweepIdleBuckets(nowMs);
+        return Math.min(bucket.spend(value, quota.bound(), nowMs), samples * sampleMs);
+    }
+
+    /** Takes back usage counted for what was not delivered after all (a fetch answered empty). */
+    public void unrecord(String user, String clientId, double value) {
+        Quota quota = quotaOf(user, clientId);
+        TokenBucket bucket = quota == NONE ? null : buckets.get(quota.meteredAs());
+        if (bucket != null) {
+            bucket.refund(value);
+        }
+    }
+
+    /** The credit a client starts with and may save up to, in seconds of its quota. */
+    private double burstSeconds() {
+        return (samples - 1) * sampleMs / 1000.0;
+    }
+
+    /**
+     * The most the client may be given at once without going over its quota for the whole window: Kafka caps a
+     * consumer's fetch by it, so that a response is never too big to ever be let through.
+     */
+    public double maxValueInWindow(String user, String clientId) {
+        Quota quota = quotaOf(user, clientId);
+        return quota == NONE ? Double.MAX_VALUE : quota.bound() * burstSeconds();
+    }
+
+    /** A client without a client id (null) is the client id "", as in Kafka. */
+    private Quota quotaOf(String user, String clientIdOrNull) {
+        Map<QuotaEntity, Map<String, Double>> current = quotas.get();
+        if (current.isEmpty()) {
+            return NONE;
+        }
+        String clientId = clientIdOrNull == null ? "" : clientIdOrNull;
+        if (current != resolvedFor || resolved.size() > MAX_CACHED_CLIENTS) {
+            resolved.clear();
+            resolvedFor = current;
+        }
+        return resolved.computeIfAbsent(List.of(user, clientId), key -> resolve(current, user, clientId));
+    }
+
+    private Quota resolve(Map<QuotaEntity, Map<String, Double>> current, String user, String clientId) {
+        Map<String, String> names = Map.of(QuotaEntity.USER, user, QuotaEntity.CLIENT_ID, clientId);
+        for (QuotaEntity candidate : List.of(QuotaEntity.userAndClient(user, clientId),
+                QuotaEntity.userAndClient(user, null), QuotaEntity.of(QuotaEntity.USER, user),
+                QuotaEntity.userAndClient(null, clientId), QuotaEntity.userAndClient(null, null),
+                QuotaEntity.of(QuotaEntity.USER, null), QuotaEntity.of(QuotaEntity.CLIENT_ID, clientId),
+                QuotaEntity.of(QuotaEntity.CLIENT_ID, null))) {
+            Double bound = current.getOrDefault(candidate, Map.of()).get(type.key);
+            if (bound != null) {
+                return new Quota(bound, candidate.namedAs(names));
+            }
+        }
+        return NONE;
+    }
+
+    private void sweepIdleBuckets(long nowMs) {
+        if (nowMs - lastSweepMs < sampleMs * samples) {
+            return;
+        }
+        lastSweepMs = nowMs;
+        buckets.values().removeIf(bucket -> nowMs - bucket.lastMs() > IDLE_MS);
+    }
+}
