@@ -6,7 +6,6 @@ import dev.spool.broker.api.ApiAuthorization;
 import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.BrokerLifecycleHandler;
-import dev.spool.broker.api.ClientQuotaEnforcement;
 import dev.spool.broker.api.ClientQuotasHandler;
 import dev.spool.broker.api.ClusterHandler;
 import dev.spool.broker.api.ConfigsHandler;
@@ -42,7 +41,6 @@ import dev.spool.broker.produce.ProduceHandler;
 import dev.spool.broker.produce.ProducerIdBlocks;
 import dev.spool.broker.produce.WriteTxnMarkersHandler;
 import dev.spool.broker.quorum.QuorumMembership;
-import dev.spool.broker.quota.ClientQuotas;
 import dev.spool.broker.security.acl.Authorizer;
 import dev.spool.broker.txn.InitProducerIdHandler;
 import dev.spool.broker.txn.TransactionHandler;
@@ -145,9 +143,7 @@ final class ApiLayer {
         if (metadataLayer.isCluster()) {
             serveAsClusterNode(config, storage, metadataLayer, registry);
         }
-        ClientQuotaEnforcement.install(registry, new ClientQuotas(() -> metadata.image().clientQuotas(),
-                config.get(BrokerConfig.QUOTA_WINDOW_NUM), config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L),
-                config.cluster()::isControllerListener, storage.clock::nowMs);
+        partitionLayer.quotas.install(registry, metadata::image, () -> config.get(BrokerConfig.NUM_PARTITIONS));
         ApiAuthorization.install(registry, authorizer, metadata::image);
         return new ApiLayer(registry, apiVersions);
     }

@@ -11,6 +11,7 @@ import dev.spool.broker.network.NetworkServer;
 import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.RequestObserver;
 import dev.spool.broker.network.ServerTls;
+import dev.spool.broker.quota.ConnectionRates;
 import dev.spool.broker.security.SaslExchanges;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -82,8 +83,13 @@ final class NetworkLayer implements AutoCloseable {
             // The active controller ends a broker's session when its heartbeat connection closes (BrokerSessions).
             RequestObserver observer = metadata.sessions == null ? metrics.requests()
                     : metrics.requests().alsoOnConnectionClosed(metadata.sessions::onConnectionClosed);
+            ConnectionRates connectionRates = new ConnectionRates(
+                    config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE), config.get(BrokerConfig.QUOTA_WINDOW_NUM),
+                    config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L,
+                    () -> metadata.metadata.image().clientQuotas(), System.currentTimeMillis());
             NetworkServer network = closer.register(new NetworkServer(apis.registry, apis.apiVersions,
-                    config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config)));
+                    config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config), connectionRates,
+                    config.cluster()::isControllerListener));
             List<Endpoint> bound = new ArrayList<>();
             for (Endpoint listener : config.listeners()) {
                 ServerTls listenerTls = tls.get(listener.listenerName());

@@ -1,5 +1,6 @@
 package dev.spool.broker;
 
+import dev.spool.broker.api.ClientQuotaEnforcement;
 import dev.spool.broker.config.BrokerConfig;
 import dev.spool.broker.fetch.FetchHandler;
 import dev.spool.broker.fetch.FetchSessionCache;
@@ -12,6 +13,7 @@ import dev.spool.broker.partition.PartitionManager;
 import dev.spool.broker.produce.PartitionAppenders;
 import dev.spool.broker.purgatory.ThreadWaitTimer;
 import dev.spool.broker.purgatory.WaitTimer;
+import dev.spool.broker.quota.ClientQuotas;
 import dev.spool.broker.replica.IsrManager;
 import dev.spool.broker.replica.ReplicaFetchSettings;
 import dev.spool.broker.replica.ReplicaFetchers;
@@ -32,13 +34,17 @@ final class PartitionLayer implements AutoCloseable {
     final PartitionManager partitions;
     final HostedPartitionLookup hosted;
     final FetchHandler fetchHandler;
+    /** The client quotas: the fetch handler applies consumers' itself, the API layer the others. */
+    final ClientQuotaEnforcement quotas;
     final PartitionAppenders appenders;
     /** Where parked operations wait (fetches, acks=all produces, DeleteRecords of replicated partitions). */
     final WaitTimer purgatory;
     private final Closer closer;
 
     private PartitionLayer(PartitionManager partitions, HostedPartitionLookup hosted, FetchHandler fetchHandler,
-                           PartitionAppenders appenders, WaitTimer purgatory, Closer closer) {
+                           ClientQuotaEnforcement quotas, PartitionAppenders appenders, WaitTimer purgatory,
+                           Closer closer) {
+        this.quotas = quotas;
         this.partitions = partitions;
         this.purgatory = purgatory;
         this.hosted = hosted;
@@ -72,15 +78,17 @@ final class PartitionLayer implements AutoCloseable {
             Partition servedMetadata = metadata.servedMetadataPartition();
             PartitionLookup readable = servedMetadata == null ? hosted
                     : new MetadataPartitionLookup(hosted, servedMetadata);
+            ClientQuotaEnforcement quotas = new ClientQuotaEnforcement(ClientQuotas.of(config,
+                    metadata.metadata::image), config.cluster()::isControllerListener, storage.clock::nowMs);
             FetchHandler fetchHandler = closer.register(new FetchHandler(readable, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
                     storage.clock::nowMs, purgatory, metadata.clients == null ? FollowerReadThrottle.NONE
                             : ReplicationThrottle.leader(metadata.metadata::image, metadata.configLayers,
-                                    storage.clock::nowMs)));
+                                    storage.clock::nowMs), quotas.consumerFetches()));
             PartitionAppenders appenders = closer.register(
                     new PartitionAppenders(partitions, config.numIoThreads(), storage.clock, purgatory));
             appenders.scheduleRemovalOfUnhosted(storage.scheduler, config.producerIdExpirationCheckIntervalMs());
-            return new PartitionLayer(partitions, hosted, fetchHandler, appenders, purgatory, closer);
+            return new PartitionLayer(partitions, hosted, fetchHandler, quotas, appenders, purgatory, closer);
         } catch (RuntimeException | Error e) {
             closer.close();
             throw e;

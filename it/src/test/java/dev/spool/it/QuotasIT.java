@@ -3,7 +3,9 @@ package dev.spool.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.DeleteTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,6 +32,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.ThrottlingQuotaExceededException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
@@ -44,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Client quotas (issue 22): set with {@code kafka-configs} and the Admin client, described back, kept over a
  * restart; a producer and a consumer above their byte rates are held to them within 10 % while a client without a
  * quota on the same broker is not; a client over its request_percentage is told to wait and its connection is not
- * read for that long (KIP-219).
+ * read for that long (KIP-219); connections from an address over its creation rate are closed; topic creations and deletions over controller_mutation_rate are refused with
+ * THROTTLING_QUOTA_EXCEEDED until the quota is repaid (KIP-599).
  */
 class QuotasIT {
 
@@ -166,6 +174,64 @@ class QuotasIT {
         setQuota(client(RawConnection.CLIENT_ID), "request_percentage", null);
     }
 
+    @Test
+    void partitionMutationsOverTheirRateAreRefusedUntilRepaid() throws Exception {
+        setQuota(client("creator"), "controller_mutation_rate", 2.0);
+        Map<String, Object> creator = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                AdminClientConfig.CLIENT_ID_CONFIG, "creator");
+        try (Admin admin = Admin.create(creator); Admin second = Admin.create(creator)) {
+            // A first burst of a whole window (10 s at 2 partitions a second) passes.
+            admin.createTopics(List.of(new NewTopic("mutations-20", 20, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            // The next topic goes into debt; the one after it in the same request is refused.
+            CreateTopicsResult both = admin.createTopics(List.of(new NewTopic("mutations-10", 10, (short) 1),
+                    new NewTopic("mutations-1", 1, (short) 1)), new CreateTopicsOptions().retryOnQuotaViolation(false));
+            both.values().get("mutations-10").get(30, TimeUnit.SECONDS);
+            Throwable refused = catchThrowable(() -> both.values().get("mutations-1").get(30, TimeUnit.SECONDS));
+            assertThat(refused).hasCauseInstanceOf(ThrottlingQuotaExceededException.class);
+            int throttleMs = ((ThrottlingQuotaExceededException) refused.getCause()).throttleTimeMs();
+            assertThat(throttleMs).isBetween(3000, 5000);
+            // Another connection of the same client id shares the debt.
+            Throwable deleteRefused = catchThrowable(() -> second.deleteTopics(List.of("mutations-10"),
+                    new DeleteTopicsOptions().retryOnQuotaViolation(false)).all().get(30, TimeUnit.SECONDS));
+            assertThat(deleteRefused).hasCauseInstanceOf(ThrottlingQuotaExceededException.class);
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains("mutations-10")
+                    .doesNotContain("mutations-1");
+            // The Admin client retries a throttled request by default: it goes through once the debt is repaid.
+            admin.createTopics(List.of(new NewTopic("mutations-1", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
+                    .contains("mutations-20", "mutations-10", "mutations-1");
+        }
+    }
+
+    @Test
+    void connectionsFromAnAddressOverItsCreationRateAreClosed() throws Exception {
+        // A whole window's burst (10 s at 1 a second) of connections is served, the next one closed.
+        ClientQuotaEntity loopback = new ClientQuotaEntity(Map.of(ClientQuotaEntity.IP, "127.0.0.1"));
+        setQuota(loopback, "connection_creation_rate", 1.0);
+        List<RawConnection> opened = new ArrayList<>();
+        try {
+            int served = 0;
+            boolean refused = false;
+            for (int i = 0; i < 15 && !refused; i++) {
+                RawConnection connection = new RawConnection(broker.port());
+                opened.add(connection);
+                try {
+                    metadata(connection);
+                    served++;
+                } catch (EOFException | SocketException closed) { // closed, or reset: the request was never read
+                    refused = true;
+                }
+            }
+            assertThat(refused).as("a connection beyond the rate is closed").isTrue();
+            assertThat(served).isBetween(8, 10);
+        } finally {
+            for (RawConnection connection : opened) {
+                connection.close();
+            }
+            setQuota(loopback, "connection_creation_rate", null);
+        }
+    }
+
     private static AbstractResponse metadata(RawConnection connection) throws IOException {
         return connection.send(ApiKeys.METADATA, (short) 12, new MetadataRequestData().setTopics(List.of()));
     }
@@ -185,6 +251,47 @@ class QuotasIT {
         assertThat(slow.maxThrottleMs()).isPositive();
         assertThat(free.bytesPerSecond()).isGreaterThan(quota * 3.0);
         assertThat(free.maxThrottleMs()).isZero();
+    }
+
+    @Test
+    void anAcksZeroProducerIsHeldToItsByteRateToo() throws Exception {
+        int quota = 400_000;
+        setQuota(client("blind-producer"), "producer_byte_rate", (double) quota);
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("quota-acks0", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "blind-producer");
+        config.put(ProducerConfig.ACKS_CONFIG, "0");
+        config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 256 * 1024);
+        Duration measured = Duration.ofSeconds(8);
+        long records;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            byte[] value = new byte[RECORD_BYTES];
+            long start = System.nanoTime() + BURST.toNanos();
+            long end = start + measured.toNanos();
+            long startOffset = -1;
+            while (System.nanoTime() < end) {
+                if (startOffset < 0 && System.nanoTime() >= start) {
+                    startOffset = endOffset("quota-acks0");
+                }
+                producer.send(new ProducerRecord<>("quota-acks0", value));
+            }
+            records = endOffset("quota-acks0") - startOffset;
+        }
+        double bytesPerSecond = records * (double) RECORD_BYTES / (measured.toNanos() / 1e9);
+        System.out.printf("producer_byte_rate %d, acks=0: %.0f B/s%n", quota, bytesPerSecond);
+        assertThat(bytesPerSecond).isBetween(quota * 0.9, quota * 1.1);
+    }
+
+    private static long endOffset(String topic) throws Exception {
+        try (Admin admin = admin()) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS)
+                    .get(partition).offset();
+        }
     }
 
     private record Rate(double bytesPerSecond, double maxThrottleMs) {

@@ -1,29 +1,34 @@
 package dev.spool.broker.api;
 
+import dev.spool.broker.fetch.ConsumerFetchQuota;
 import dev.spool.broker.fetch.FetchHandler;
+import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.quota.ClientQuotaManager;
 import dev.spool.broker.quota.ClientQuotas;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.FetchRequestData;
-import dev.spool.protocol.message.FetchResponseData;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.ThrottledResponse;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Client quotas on the request path, as Kafka's broker applies them. A Produce counts its size against
  * {@code producer_byte_rate}; a consumer's Fetch asks for no more than its {@code consumer_byte_rate} allows in a
- * window and counts its response's size, and one that would go over is answered empty instead (its usage taken
- * back); every request counts the time its handler ran against {@code request_percentage}. A client over a quota
- * gets the time to wait in the response's throttle_time_ms, and the network layer reads nothing more from its
- * connection for that long (KIP-219). Exempt: what nodes send each other (requests on a controller listener, a
- * node's own requests, followers' fetches, the APIs only nodes use) and the SASL and ApiVersions requests that
- * precede everything. Nothing is measured for a client no quota applies to. Thread-safe.
+ * window and counts what it read, and one that would go over is answered empty instead, its usage taken back
+ * ({@link #consumerFetches}, applied by the fetch handler, the only one to know what it read before it answers);
+ * every request counts the time its handler ran against {@code request_percentage}; partitions created and deleted
+ * count against {@code controller_mutation_rate} ({@link ControllerMutationQuota}). A client over a quota gets the
+ * time to wait in the response's throttle_time_ms, and the network layer reads nothing more from its connection for
+ * that long (KIP-219), an acks=0 producer's too. Exempt: what nodes send each other (requests on a controller
+ * listener, a node's own requests, followers' fetches, the APIs only nodes use) and the SASL and ApiVersions
+ * requests that precede everything. Nothing is measured for a client no quota applies to. Thread-safe.
  */
 public final class ClientQuotaEnforcement {
 
@@ -34,34 +39,76 @@ public final class ClientQuotaEnforcement {
     /** Handler time in nanoseconds as a percentage of one second: its rate per second is the share of a thread. */
     private static final double PERCENT_PER_NANO = 100.0 / 1_000_000_000L;
 
+    /** A request of one of the APIs changing partitions, as the controller mutation quota handles it. */
+    private interface Mutation {
+        CompletableFuture<Message> handle(RequestContext context, Message request, ApiHandler next);
+    }
+
     private final ClientQuotas quotas;
     private final Predicate<String> isControllerListener;
     private final LongSupplier clockMs;
 
-    private ClientQuotaEnforcement(ClientQuotas quotas, Predicate<String> isControllerListener, LongSupplier clockMs) {
+    public ClientQuotaEnforcement(ClientQuotas quotas, Predicate<String> isControllerListener, LongSupplier clockMs) {
         this.quotas = quotas;
         this.isControllerListener = isControllerListener;
         this.clockMs = clockMs;
     }
 
     /** Wraps every registered API but the exempt ones; before {@link ApiAuthorization}, so inside it. */
-    public static void install(ApiRegistry registry, ClientQuotas quotas, Predicate<String> isControllerListener,
-                               LongSupplier clockMs) {
-        ClientQuotaEnforcement enforcement = new ClientQuotaEnforcement(quotas, isControllerListener, clockMs);
+    public void install(ApiRegistry registry, Supplier<MetadataImage> image, IntSupplier defaultPartitions) {
         if (registry.get(ApiKey.PRODUCE) != null) {
-            registry.wrap(ApiKey.PRODUCE, inner -> (context, request) -> enforcement.produce(inner, context, request));
+            registry.wrap(ApiKey.PRODUCE, inner -> (context, request) -> produce(inner, context, request));
         }
-        if (registry.get(ApiKey.FETCH) != null) {
-            registry.wrap(ApiKey.FETCH, inner -> (context, request) -> enforcement.fetch(inner, context, request));
-        }
+        ControllerMutationQuota mutations = new ControllerMutationQuota(quotas.mutations, clockMs, image,
+                defaultPartitions);
+        wrapMutations(registry, ApiKey.CREATE_TOPICS, mutations, mutations::createTopics);
+        wrapMutations(registry, ApiKey.CREATE_PARTITIONS, mutations, mutations::createPartitions);
+        wrapMutations(registry, ApiKey.DELETE_TOPICS, mutations, mutations::deleteTopics);
         for (ApiRegistry.RegisteredApi api : new ArrayList<>(registry.all())) {
             if (!EXEMPT.contains(api.apiKey())) {
-                registry.wrap(api.apiKey(), inner -> (context, request) ->
-                        enforcement.timed(inner, context, request));
+                registry.wrap(api.apiKey(), inner -> (context, request) -> timed(inner, context, request));
             }
         }
     }
 
+    /** {@code consumer_byte_rate} for the fetch handler. */
+    public ConsumerFetchQuota consumerFetches() {
+        ClientQuotaManager fetch = quotas.fetch;
+        return new ConsumerFetchQuota() {
+            @Override
+            public int maxBytes(RequestContext context) {
+                if (!fetch.applies(context.principal().name(), context.clientId()) || exempt(context)) {
+                    return Integer.MAX_VALUE;
+                }
+                double windowBytes = fetch.maxValueInWindow(context.principal().name(), context.clientId());
+                return (int) Math.max(1, Math.min(Integer.MAX_VALUE, windowBytes));
+            }
+
+            @Override
+            public long admit(RequestContext context, long bytes) {
+                String user = context.principal().name();
+                if (!fetch.applies(user, context.clientId()) || exempt(context)) {
+                    return 0;
+                }
+                long throttleMs = fetch.recordAndThrottleMs(user, context.clientId(), bytes, clockMs.getAsLong());
+                if (throttleMs > 0) {
+                    // As Kafka: over the quota, the records are not sent; the consumer asks again after the throttle.
+                    fetch.unrecord(user, context.clientId(), bytes);
+                }
+                return throttleMs;
+            }
+        };
+    }
+
+    private void wrapMutations(ApiRegistry registry, ApiKey apiKey, ControllerMutationQuota quota,
+                               Mutation mutation) {
+        if (registry.get(apiKey) != null) {
+            registry.wrap(apiKey, inner -> (context, request) -> !quota.applies(context) || exempt(context)
+                    ? inner.handle(context, request) : mutation.handle(context, request, inner));
+        }
+    }
+
+    /** What nodes send each other: their own requests, and what comes in on a controller listener. */
     private boolean exempt(RequestContext context) {
         return context.principal() == Principal.THIS_NODE
                 || isControllerListener.test(context.connection().listenerName());
@@ -76,40 +123,16 @@ public final class ClientQuotaEnforcement {
         return inner.handle(context, request).thenApply(response -> {
             long throttleMs = produce.recordAndThrottleMs(context.principal().name(), context.clientId(), bytes,
                     clockMs.getAsLong());
-            return throttled(response, throttleMs);
-        });
-    }
-
-    private CompletableFuture<Message> fetch(ApiHandler inner, RequestContext context, Message request) {
-        ClientQuotaManager fetch = quotas.fetch;
-        String user = context.principal().name();
-        FetchRequestData fetchRequest = (FetchRequestData) request;
-        if (!fetch.applies(user, context.clientId()) || exempt(context)
-                || FetchHandler.replicaIdOf(fetchRequest, context.apiVersion()) >= 0) {
-            return inner.handle(context, request);
-        }
-        double windowBytes = fetch.maxValueInWindow(user, context.clientId());
-        if (fetchRequest.maxBytes() > windowBytes) {
-            fetchRequest.setMaxBytes((int) Math.max(1, windowBytes));
-        }
-        return inner.handle(context, request).thenApply(answer -> {
-            FetchResponseData response = (FetchResponseData) answer;
-            int bytes = response.size(context.apiVersion());
-            long nowMs = clockMs.getAsLong();
-            long throttleMs = fetch.recordAndThrottleMs(user, context.clientId(), bytes, nowMs);
-            if (throttleMs == 0) {
-                return response;
-            }
-            // As Kafka: over the quota, the records are not sent at all; the consumer asks again after the throttle.
-            fetch.unrecord(user, context.clientId(), bytes);
-            return new FetchResponseData().setErrorCode(response.errorCode()).setSessionId(response.sessionId())
-                    .setResponses(new ArrayList<>()).setThrottleTimeMs(clamp(throttleMs));
+            // acks=0 has no response, but its connection is muted all the same.
+            return response == null && throttleMs > 0 ? new NoResponse(clamp(throttleMs))
+                    : throttled(response, throttleMs);
         });
     }
 
     private CompletableFuture<Message> timed(ApiHandler inner, RequestContext context, Message request) {
         ClientQuotaManager requestTime = quotas.requestTime;
-        if (!requestTime.applies(context.principal().name(), context.clientId()) || exempt(context)) {
+        if (!requestTime.applies(context.principal().name(), context.clientId()) || exempt(context)
+                || isFollowerFetch(context, request)) {
             return inner.handle(context, request);
         }
         long started = System.nanoTime();
@@ -119,8 +142,14 @@ public final class ClientQuotaEnforcement {
         return throttleMs == 0 ? answer : answer.thenApply(response -> throttled(response, throttleMs));
     }
 
+    /** A follower's fetch: replication quotas govern it, not the client ones. */
+    private static boolean isFollowerFetch(RequestContext context, Message request) {
+        return context.apiKey() == ApiKey.FETCH
+                && FetchHandler.replicaIdOf((FetchRequestData) request, context.apiVersion()) >= 0;
+    }
+
     /** The response telling the longer of its own throttle time and {@code throttleMs}. */
-    private static Message throttled(Message response, long throttleMs) {
+    static Message throttled(Message response, long throttleMs) {
         if (response instanceof ThrottledResponse throttled && throttleMs > throttled.throttleTimeMs()) {
             throttled.setThrottleTimeMs(clamp(throttleMs));
         }

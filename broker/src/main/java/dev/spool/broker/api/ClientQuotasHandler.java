@@ -46,8 +46,8 @@ public final class ClientQuotasHandler implements ApiFamily {
         ClientQuotaFilter filter;
         try {
             filter = ClientQuotaFilter.of(request);
-        } catch (IllegalArgumentException e) {
-            return new DescribeClientQuotasResponseData().setErrorCode(Errors.INVALID_REQUEST.code())
+        } catch (ClientQuotaFilter.InvalidFilterException e) {
+            return new DescribeClientQuotasResponseData().setErrorCode(e.error.code())
                     .setErrorMessage(e.getMessage()).setEntries(null);
         }
         List<EntryData> entries = new ArrayList<>();

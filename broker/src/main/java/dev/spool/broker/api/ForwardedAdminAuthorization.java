@@ -27,7 +27,6 @@ import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -47,23 +46,6 @@ final class ForwardedAdminAuthorization {
         this.image = image;
     }
 
-    /**
-     * Hands on {@code rest} (or nothing, when every item was refused) and adds {@code refused} to the answer; the
-     * request as it came when nothing was refused.
-     */
-    private static <A extends Message> CompletableFuture<Message> forward(
-            RequestContext context, ApiHandler next, Message request, Message rest, boolean nothingLeft, int refused,
-            Supplier<A> emptyResponse, Function<A, Message> addRefused) {
-        if (refused == 0) {
-            return next.handle(context, request);
-        }
-        CompletableFuture<Message> answer = nothingLeft ? CompletableFuture.completedFuture(emptyResponse.get())
-                : next.handle(context, rest);
-        @SuppressWarnings("unchecked") // the response of the same API as the empty one
-        Function<Message, Message> merge = response -> addRefused.apply((A) response);
-        return answer.thenApply(merge);
-    }
-
     CompletableFuture<Message> createTopics(RequestContext context, Access access, Message message, ApiHandler next) {
         CreateTopicsRequestData request = (CreateTopicsRequestData) message;
         boolean onCluster = access.allowsOnCluster(AclOperation.CREATE);
@@ -80,8 +62,8 @@ final class ForwardedAdminAuthorization {
         }
         CreateTopicsRequestData rest = new CreateTopicsRequestData().setTopics(allowed)
                 .setTimeoutMs(request.timeoutMs()).setValidateOnly(request.validateOnly());
-        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(), CreateTopicsResponseData::new,
-                response -> response.setTopics(concat(response.topics(), refused)))
+        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(), CreateTopicsResponseData::new,
+                response -> response.setTopics(PartialForwarding.concat(response.topics(), refused)))
                 .thenApply(response -> withoutConfigsUndescribable((CreateTopicsResponseData) response, access));
     }
 
@@ -125,9 +107,9 @@ final class ForwardedAdminAuthorization {
         }
         DeleteTopicsRequestData rest = new DeleteTopicsRequestData().setTopicNames(allowedNames)
                 .setTopics(allowedStates).setTimeoutMs(request.timeoutMs());
-        return forward(context, next, request, rest, allowedNames.isEmpty() && allowedStates.isEmpty(),
+        return PartialForwarding.forward(context, next, request, rest, allowedNames.isEmpty() && allowedStates.isEmpty(),
                 refused.size(), DeleteTopicsResponseData::new,
-                response -> response.setResponses(concat(response.responses(), refused)));
+                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
     }
 
     private static DeletableTopicResult refusedDeletion(String name, Uuid topicId) {
@@ -150,8 +132,8 @@ final class ForwardedAdminAuthorization {
         }
         CreatePartitionsRequestData rest = new CreatePartitionsRequestData().setTopics(allowed)
                 .setTimeoutMs(request.timeoutMs()).setValidateOnly(request.validateOnly());
-        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
-                CreatePartitionsResponseData::new, response -> response.setResults(concat(response.results(), refused)));
+        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
+                CreatePartitionsResponseData::new, response -> response.setResults(PartialForwarding.concat(response.results(), refused)));
     }
 
     /** Altering a topic's configs takes ALTER_CONFIGS on it; a broker's or its loggers', on the cluster. */
@@ -179,8 +161,8 @@ final class ForwardedAdminAuthorization {
         }
         AlterConfigsRequestData rest = new AlterConfigsRequestData().setResources(allowed)
                 .setValidateOnly(request.validateOnly());
-        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(), AlterConfigsResponseData::new,
-                response -> response.setResponses(concat(response.responses(), refused)));
+        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(), AlterConfigsResponseData::new,
+                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
     }
 
     CompletableFuture<Message> incrementalAlterConfigs(RequestContext context, Access access, Message message,
@@ -200,14 +182,8 @@ final class ForwardedAdminAuthorization {
         }
         IncrementalAlterConfigsRequestData rest = new IncrementalAlterConfigsRequestData().setResources(allowed)
                 .setValidateOnly(request.validateOnly());
-        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
+        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
                 IncrementalAlterConfigsResponseData::new,
-                response -> response.setResponses(concat(response.responses(), refused)));
-    }
-
-    private static <T> List<T> concat(List<T> answered, List<T> refused) {
-        List<T> all = new ArrayList<>(answered);
-        all.addAll(refused);
-        return all;
+                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
     }
 }

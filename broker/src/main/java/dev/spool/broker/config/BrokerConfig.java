@@ -72,6 +72,10 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> MAX_CONNECTIONS_PER_IP = ConfigKey.integer("max.connections.per.ip",
             Integer.MAX_VALUE, "Connections from one IP address; a connection beyond them is closed when accepted.")
             .validatedBy(ConfigValidator.atLeast(0));
+    public static final ConfigKey<Integer> MAX_CONNECTION_CREATION_RATE = ConfigKey.integer(
+            "max.connection.creation.rate", Integer.MAX_VALUE, "New connections per second over all listeners but "
+                    + "the controller listeners; a connection beyond the rate waits before it is served.")
+            .validatedBy(ConfigValidator.atLeast(0));
     public static final ConfigKey<Integer> QUOTA_WINDOW_NUM = ConfigKey.integer("quota.window.num", 11,
             "Samples a client quota's usage is measured over (producer_byte_rate, consumer_byte_rate, "
                     + "request_percentage).").validatedBy(ConfigValidator.atLeast(1));
@@ -318,7 +322,7 @@ public final class BrokerConfig {
             LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, SUPER_USERS,
             ALLOW_EVERYONE_IF_NO_ACL_FOUND, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
-            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP, QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS,
+            MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP, MAX_CONNECTION_CREATION_RATE, QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS,
             CONTROLLER_QUOTA_WINDOW_NUM, CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS,
             CONNECTIONS_MAX_IDLE_MS, QUEUED_MAX_REQUESTS, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
             DEFAULT_REPLICATION_FACTOR, LOG_RETENTION_CHECK_INTERVAL_MS,

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
@@ -39,6 +40,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
     private static final String METADATA_TOPIC = "__cluster_metadata";
 
     private final FetchReader reader;
+    private final ConsumerFetchQuota quota;
     private final FetchSessionCache sessions;
     private final LongSupplier clockMs;
     private final WaitTimer waits;
@@ -46,7 +48,8 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
 
     /** With a wait thread of its own ({@code spool-fetch-waits}), closed with this. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs) {
-        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"), true, FollowerReadThrottle.NONE);
+        this(lookup, sessions, clockMs, new ThreadWaitTimer("spool-fetch-waits"), true, FollowerReadThrottle.NONE,
+                ConsumerFetchQuota.NONE);
     }
 
     /** Parked fetches are checked and time out on {@code waits}, which its owner closes. */
@@ -57,11 +60,18 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
     /** As above, followers' reads held back by the leader's replication {@code throttle}. */
     public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
                         FollowerReadThrottle throttle) {
-        this(lookup, sessions, clockMs, waits, false, throttle);
+        this(lookup, sessions, clockMs, waits, false, throttle, ConsumerFetchQuota.NONE);
+    }
+
+    /** As above, consumers held to their {@code consumer_byte_rate} by {@code quota}. */
+    public FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
+                        FollowerReadThrottle throttle, ConsumerFetchQuota quota) {
+        this(lookup, sessions, clockMs, waits, false, throttle, quota);
     }
 
     private FetchHandler(PartitionLookup lookup, FetchSessionCache sessions, LongSupplier clockMs, WaitTimer waits,
-                         boolean ownsWaits, FollowerReadThrottle throttle) {
+                         boolean ownsWaits, FollowerReadThrottle throttle, ConsumerFetchQuota quota) {
+        this.quota = quota;
         this.reader = new FetchReader(lookup, throttle);
         this.sessions = sessions;
         this.clockMs = clockMs;
@@ -78,7 +88,6 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                     .setSessionId(0));
         }
         boolean readCommitted = request.isolationLevel() == READ_COMMITTED;
-        int maxBytes = request.maxBytes();
         // A follower names itself (and, from v15, its broker epoch) in ReplicaState, or before in ReplicaId; a
         // consumer is -1.
         int namedReplica = replicaIdOf(request, context.apiVersion());
@@ -89,11 +98,17 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
                 && !context.access().allowsOnCluster(AclOperation.CLUSTER_ACTION);
         int replicaId = refusedFollower ? -1 : namedReplica;
         Predicate<String> readable = refusedFollower ? topic -> false : readableTopics(context.access());
+        boolean consumer = replicaId < 0;
+        // As Kafka: a consumer asks for no more than its quota allows in a window, and waits for no more than that.
+        int maxBytes = consumer ? Math.min(request.maxBytes(), quota.maxBytes(context)) : request.maxBytes();
+        int minBytes = Math.min(request.minBytes(), maxBytes);
+        Function<FetchReader.Result, Message> answer = result -> consumer
+                ? respondWithinQuota(context, fetch, result, readCommitted) : respond(fetch, result, readCommitted);
         FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
                 clockMs.getAsLong(), readCommitted, readable);
-        if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= request.minBytes()
+        if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= minBytes
                 || first.anyError()) {
-            return CompletableFuture.completedFuture(respond(fetch, first, readCommitted));
+            return CompletableFuture.completedFuture(answer.apply(first));
         }
         List<DelayedFetch.Watch> watches = new ArrayList<>(first.reads().size());
         for (PartitionRead read : first.reads()) {
@@ -104,7 +119,7 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         }
         DelayedFetch delayed = new DelayedFetch(() -> reader.read(fetch.partitions(), maxBytes, replicaId,
                 replicaEpoch, clockMs.getAsLong(), readCommitted, readable),
-                result -> respond(fetch, result, readCommitted), request.minBytes(), first.recordBytes(), watches);
+                answer, minBytes, first.recordBytes(), watches);
         delayed.park(waits, request.maxWaitMs());
         return delayed.answer();
     }
@@ -125,6 +140,17 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         Map<String, Boolean> decided = new ConcurrentHashMap<>(); // a parked fetch reads again on another thread
         return topic -> decided.computeIfAbsent(topic, name -> name.equals(METADATA_TOPIC)
                 ? access.allowsOnCluster(AclOperation.CLUSTER_ACTION) : access.allowsTopic(AclOperation.READ, name));
+    }
+
+    /** The consumer's answer, or an empty one telling it to wait when what was read would put it over its quota. */
+    private FetchResponseData respondWithinQuota(RequestContext context, FetchContext fetch, FetchReader.Result result,
+                                                 boolean readCommitted) {
+        long throttleMs = quota.admit(context, result.recordBytes());
+        if (throttleMs == 0) {
+            return respond(fetch, result, readCommitted);
+        }
+        return new FetchResponseData().setErrorCode(Errors.NONE.code()).setSessionId(fetch.responseSessionId())
+                .setResponses(new ArrayList<>()).setThrottleTimeMs((int) Math.min(Integer.MAX_VALUE, throttleMs));
     }
 
     private static FetchResponseData respond(FetchContext fetch, FetchReader.Result result, boolean readCommitted) {

@@ -6,6 +6,7 @@ import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.Principal;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSasl;
+import dev.spool.broker.quota.ConnectionRates;
 import dev.spool.broker.security.SaslExchanges;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -28,6 +29,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +53,8 @@ public final class NetworkServer implements AutoCloseable {
     private final RequestObserver observer;
     private final NetworkLimits limits;
     private final ConnectionLimiter connectionLimiter;
+    private final ConnectionRates connectionRates;
+    private final Predicate<String> nodeListener;
     private final AtomicInteger inFlightTotal = new AtomicInteger();
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final FailedLogins failedLogins = new FailedLogins();
@@ -58,6 +62,18 @@ public final class NetworkServer implements AutoCloseable {
     /** A server on this transport, which it owns from now on (closes it in {@link #close()}). */
     public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes,
                          NetworkTransport transport, RequestObserver observer, NetworkLimits limits) {
+        this(registry, apiVersions, maxFrameBytes, transport, observer, limits, null, listener -> false);
+    }
+
+    /**
+     * As above, new connections also limited by {@code connectionRates} (null: not), the broker's rate on every
+     * listener but those {@code nodeListener} names (nodes of the cluster connect there).
+     */
+    public NetworkServer(ApiRegistry registry, ApiVersionsHandler apiVersions, int maxFrameBytes,
+                         NetworkTransport transport, RequestObserver observer, NetworkLimits limits,
+                         ConnectionRates connectionRates, Predicate<String> nodeListener) {
+        this.connectionRates = connectionRates;
+        this.nodeListener = nodeListener;
         this.limits = limits;
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerIp());
         this.observer = observer;
@@ -115,6 +131,8 @@ public final class NetworkServer implements AutoCloseable {
     private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
                           TlsPrincipalHandler principals, Supplier<SaslGate> sasl)
             throws IOException, InterruptedException {
+        ConnectionRateLimiter rateLimiter = connectionRates == null ? null : new ConnectionRateLimiter(connectionRates,
+                !nodeListener.test(endpoint.listenerName()), System::currentTimeMillis);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)
@@ -148,8 +166,11 @@ public final class NetworkServer implements AutoCloseable {
                             channel.pipeline().addLast("principal", principals);
                         }
                         channel.pipeline()
-                                .addLast("limits", connectionLimiter)
-                                .addLast("frames", new FrameDecoder(maxFrameBytes));
+                                .addLast("limits", connectionLimiter);
+                        if (rateLimiter != null) {
+                            channel.pipeline().addLast("rates", rateLimiter);
+                        }
+                        channel.pipeline().addLast("frames", new FrameDecoder(maxFrameBytes));
                         if (sasl != null) {
                             channel.pipeline().addLast("sasl", sasl.get());
                         }

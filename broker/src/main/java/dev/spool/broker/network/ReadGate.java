@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Whether a connection reads requests: it does while nothing holds it. Several parts of the network layer stop a
  * connection reading for their own reasons and at their own times (too many requests in flight, a SASL exchange
- * waiting for earlier answers, a failed login, a quota's throttle, the broker stopping); each holds and releases
+ * waiting for earlier answers, a failed login, a quota's throttle, a connection rate, the broker stopping); each holds and releases
  * only its own reason, so that one ending never lets a connection read while another still holds it. Thread-safe:
  * one per channel.
  */
@@ -24,6 +24,8 @@ public final class ReadGate {
         FAILED_LOGIN,
         /** Over a client quota: muted for the throttle time its response told (KIP-219). */
         THROTTLED,
+        /** A new connection over a connection creation rate: served later, or closed. */
+        CONNECTION_RATE,
         /** The broker is stopping. */
         SHUTDOWN
     }

@@ -4,6 +4,7 @@ import dev.spool.broker.api.ApiRegistry;
 import dev.spool.broker.api.ApiVersionsHandler;
 import dev.spool.broker.api.ConnectionIdentity;
 import dev.spool.broker.api.ConnectionCloseRequest;
+import dev.spool.broker.api.NoResponse;
 import dev.spool.broker.api.RequestContext;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.message.RequestHeaderData;
@@ -151,8 +152,10 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
 
     private void onAnswer(ChannelHandlerContext ctx, ResponseQueue.Slot slot, RequestContext context, ByteBuf frame,
                           Message request, long receivedNanos, Message response, Throwable failure) {
+        // A throttled acks=0 Produce: nothing to write, the connection muted all the same.
+        Message answered = response instanceof NoResponse ? null : response;
         if (failure == null) {
-            observer.onAnswered(context, request, response, System.nanoTime() - receivedNanos);
+            observer.onAnswered(context, request, answered, System.nanoTime() - receivedNanos);
         }
         frame.release();
         inFlight.finished(ctx.channel());
@@ -172,7 +175,7 @@ public final class RequestDispatcher extends ChannelInboundHandlerAdapter {
         }
         OutboundResponse serialized;
         try {
-            serialized = response == null ? null : serialize(ctx, context, context.apiVersion(), response);
+            serialized = answered == null ? null : serialize(ctx, context, context.apiVersion(), answered);
         } catch (RuntimeException e) {
             // Thrown here it would vanish into the future's whenComplete and leave the slot open forever.
             LOG.error("Closing connection: response to {} cannot be written", context, e);

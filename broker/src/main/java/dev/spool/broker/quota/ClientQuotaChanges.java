@@ -36,13 +36,18 @@ public final class ClientQuotaChanges {
             MetadataImage image, AlterClientQuotasRequestData request) {
         List<VersionedRecord> records = new ArrayList<>();
         List<AlterClientQuotasResponseData.EntryData> results = new ArrayList<>();
+        Set<QuotaEntity> seen = new HashSet<>();
         for (EntryData entry : request.entries()) {
             String problem = entityProblem(entry);
+            if (problem == null && !seen.add(entityOf(entry))) {
+                problem = "Duplicate quota entity in the request: " + entityOf(entry);
+            }
             QuotaEntity entity = problem == null ? entityOf(entry) : null;
             List<VersionedRecord> changes = new ArrayList<>();
+            Set<String> keys = new HashSet<>();
             for (int i = 0; problem == null && i < entry.ops().size(); i++) {
                 OpData op = entry.ops().get(i);
-                problem = opProblem(entity, op);
+                problem = keys.add(op.key()) ? opProblem(entity, op) : "Duplicate quota key " + op.key();
                 if (problem == null) {
                     change(image, entity, op, changes);
                 }
@@ -108,19 +113,19 @@ public final class ClientQuotaChanges {
 
     /** Why Kafka would refuse to set or remove this key of the entity, or null. */
     private static String opProblem(QuotaEntity entity, OpData op) {
+        if (op.remove()) {
+            return null; // as Kafka: removing what cannot be there removes nothing
+        }
         QuotaType type = QuotaType.forKey(op.key());
         boolean ipEntity = entity.parts().containsKey(QuotaEntity.IP);
         if (type == null || type.onIp != ipEntity) {
             return "Invalid configuration key " + op.key() + " for the quota entity " + entity;
         }
-        if (op.remove()) {
-            return null;
+        if (Double.isNaN(op.value()) || Double.isInfinite(op.value()) || op.value() < 0) {
+            return "The quota " + op.key() + " must not be negative, not " + op.value();
         }
-        if (Double.isNaN(op.value()) || Double.isInfinite(op.value()) || op.value() <= 0) {
-            return "The quota " + op.key() + " must be a positive number, not " + op.value();
-        }
-        if (type.integral && op.value() != Math.rint(op.value())) {
-            return "The quota " + op.key() + " must be a whole number, not " + op.value();
+        if (type.integral && (op.value() != Math.rint(op.value()) || op.value() > Long.MAX_VALUE)) {
+            return "The quota " + op.key() + " must be a Long value (a whole number), not " + op.value();
         }
         return null;
     }

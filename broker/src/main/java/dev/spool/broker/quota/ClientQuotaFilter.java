@@ -1,5 +1,6 @@
 package dev.spool.broker.quota;
 
+import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.DescribeClientQuotasRequestData;
 import dev.spool.protocol.message.DescribeClientQuotasRequestData.ComponentData;
 import java.util.HashSet;
@@ -26,29 +27,43 @@ public final class ClientQuotaFilter {
         this.strict = strict;
     }
 
-    /** The request's filter, or an IllegalArgumentException saying why Kafka would refuse it. */
+    /** A filter Kafka refuses, with the error it answers. */
+    public static final class InvalidFilterException extends IllegalArgumentException {
+        public final Errors error;
+
+        InvalidFilterException(Errors error, String message) {
+            super(message);
+            this.error = error;
+        }
+    }
+
+    /** The request's filter, or an InvalidFilterException saying why Kafka would refuse it. */
     public static ClientQuotaFilter of(DescribeClientQuotasRequestData request) {
         Set<String> types = new HashSet<>();
         for (ComponentData component : request.components()) {
             String type = component.entityType();
             if (!type.equals(QuotaEntity.USER) && !type.equals(QuotaEntity.CLIENT_ID) && !type.equals(QuotaEntity.IP)) {
-                throw new IllegalArgumentException("Custom entity type " + type + " not supported");
+                throw new InvalidFilterException(Errors.UNSUPPORTED_VERSION, "Unsupported entity type " + type);
             }
             if (!types.add(type)) {
-                throw new IllegalArgumentException("Duplicate filter component entity type " + type);
+                throw invalid("Duplicate filter component entity type " + type);
             }
             if (component.matchType() < EXACT || component.matchType() > ANY) {
-                throw new IllegalArgumentException("Unknown match type " + component.matchType());
+                throw invalid("Unknown match type " + component.matchType());
             }
-            if (component.matchType() == EXACT && component.match() == null) {
-                throw new IllegalArgumentException("An exact match needs a name for the entity type " + type);
+            if ((component.matchType() == EXACT) != (component.match() != null)) {
+                throw invalid("A match string is given with an exact match (type 0) only, for the entity type " + type);
             }
         }
         if (types.contains(QuotaEntity.IP) && types.size() > 1) {
-            throw new IllegalArgumentException("Invalid entity filter component combination: an IP filter cannot be "
-                    + "combined with a user or client id filter");
+            throw invalid("Invalid entity filter component combination: an IP filter cannot be combined with a user "
+                    + "or client id filter");
         }
         return new ClientQuotaFilter(request.components(), request.strict());
+    }
+
+    private static InvalidFilterException invalid(String message) {
+        return new InvalidFilterException(Errors.INVALID_REQUEST, message);
     }
 
     public boolean matches(QuotaEntity entity) {

@@ -3,6 +3,7 @@ package dev.spool.broker.quota;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -31,13 +32,19 @@ public final class ClientQuotaManager {
     private final int samples;
     private final long sampleMs;
     private final ConcurrentHashMap<QuotaEntity, TokenBucket> buckets = new ConcurrentHashMap<>();
-    /** Resolved quotas by user and client id, for {@link #resolvedFor} only. */
-    private final ConcurrentHashMap<List<String>, Quota> resolved = new ConcurrentHashMap<>();
-    private volatile Map<QuotaEntity, Map<String, Double>> resolvedFor;
+    private final long maxThrottleMs;
+    /** The quotas resolved by user and client id from one map of quotas: replaced whole when the quotas change. */
+    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas, ConcurrentHashMap<List<String>, Quota> byClient) {
+    }
+
+    private final AtomicReference<Resolved> resolved = new AtomicReference<>(
+            new Resolved(Map.of(), new ConcurrentHashMap<>()));
     private volatile long lastSweepMs;
 
+    /** {@code maxThrottleMs}: the longest a client is told to wait at once. */
     public ClientQuotaManager(QuotaType type, Supplier<Map<QuotaEntity, Map<String, Double>>> quotas, int samples,
-                              long sampleMs) {
+                              long sampleMs, long maxThrottleMs) {
+        this.maxThrottleMs = maxThrottleMs;
         this.type = type;
         this.quotas = quotas;
         this.samples = samples;
@@ -61,7 +68,17 @@ public final class ClientQuotaManager {
         TokenBucket bucket = buckets.computeIfAbsent(quota.meteredAs(),
                 entity -> new TokenBucket(burstSeconds(), nowMs));
         sweepIdleBuckets(nowMs);
-        return Math.min(bucket.spend(value, quota.bound(), nowMs), samples * sampleMs);
+        return Math.min(bucket.spend(value, quota.bound(), nowMs), maxThrottleMs);
+    }
+
+    /**
+     * Whether the client is over its quota now (KIP-599's strict check before a partition mutation: one is refused
+     * only once earlier ones have used up the credit).
+     */
+    public boolean exceeded(String user, String clientId, long nowMs) {
+        Quota quota = quotaOf(user, clientId);
+        TokenBucket bucket = quota == NONE ? null : buckets.get(quota.meteredAs());
+        return bucket != null && bucket.inDebt(quota.bound(), nowMs);
     }
 
     /** Takes back usage counted for what was not delivered after all (a fetch answered empty). */
@@ -94,11 +111,16 @@ public final class ClientQuotaManager {
             return NONE;
         }
         String clientId = clientIdOrNull == null ? "" : clientIdOrNull;
-        if (current != resolvedFor || resolved.size() > MAX_CACHED_CLIENTS) {
-            resolved.clear();
-            resolvedFor = current;
+        Resolved cache = resolved.get();
+        if (cache.quotas() != current || cache.byClient().size() > MAX_CACHED_CLIENTS) {
+            // Only ever a cache of the current quotas: one resolved from older ones is never kept.
+            Resolved fresh = new Resolved(current, new ConcurrentHashMap<>());
+            cache = resolved.compareAndSet(cache, fresh) ? fresh : resolved.get();
+            if (cache.quotas() != current) {
+                return resolve(current, user, clientId);
+            }
         }
-        return resolved.computeIfAbsent(List.of(user, clientId), key -> resolve(current, user, clientId));
+        return cache.byClient().computeIfAbsent(List.of(user, clientId), key -> resolve(current, user, clientId));
     }
 
     private Quota resolve(Map<QuotaEntity, Map<String, Double>> current, String user, String clientId) {

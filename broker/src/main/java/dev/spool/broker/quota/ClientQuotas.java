@@ -1,22 +1,42 @@
 package dev.spool.broker.quota;
 
+import dev.spool.broker.config.BrokerConfig;
+import dev.spool.broker.metadata.MetadataImage;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The client quotas a broker enforces, over the quotas of its metadata image: produced bytes, fetched bytes and
- * the share of request handling time, each measured over {@code quota.window.num} samples of
- * {@code quota.window.size.seconds}. Thread-safe.
+ * The client quotas a broker enforces, over the quotas of its metadata image: produced bytes, fetched bytes, the
+ * share of request handling time and partitions created or deleted. Thread-safe.
  */
 public final class ClientQuotas {
 
     public final ClientQuotaManager produce;
     public final ClientQuotaManager fetch;
     public final ClientQuotaManager requestTime;
+    public final ClientQuotaManager mutations;
 
-    public ClientQuotas(Supplier<Map<QuotaEntity, Map<String, Double>>> quotas, int samples, long sampleMs) {
-        this.produce = new ClientQuotaManager(QuotaType.PRODUCER_BYTE_RATE, quotas, samples, sampleMs);
-        this.fetch = new ClientQuotaManager(QuotaType.CONSUMER_BYTE_RATE, quotas, samples, sampleMs);
-        this.requestTime = new ClientQuotaManager(QuotaType.REQUEST_PERCENTAGE, quotas, samples, sampleMs);
+    /**
+     * {@code samples} of {@code sampleMs} for the client quotas, {@code controllerSamples} of
+     * {@code controllerSampleMs} ({@code controller.quota.window.*}) for {@code controller_mutation_rate}. As Kafka,
+     * a client over its request_percentage waits at most one sample at once, over the others a whole window.
+     */
+    public ClientQuotas(Supplier<Map<QuotaEntity, Map<String, Double>>> quotas, int samples, long sampleMs,
+                        int controllerSamples, long controllerSampleMs) {
+        this.produce = new ClientQuotaManager(QuotaType.PRODUCER_BYTE_RATE, quotas, samples, sampleMs,
+                samples * sampleMs);
+        this.fetch = new ClientQuotaManager(QuotaType.CONSUMER_BYTE_RATE, quotas, samples, sampleMs,
+                samples * sampleMs);
+        this.requestTime = new ClientQuotaManager(QuotaType.REQUEST_PERCENTAGE, quotas, samples, sampleMs, sampleMs);
+        this.mutations = new ClientQuotaManager(QuotaType.CONTROLLER_MUTATION_RATE, quotas, controllerSamples,
+                controllerSampleMs, controllerSamples * controllerSampleMs);
+    }
+
+    /** The quotas of the metadata image {@code image}, windows as {@code config} sets them. */
+    public static ClientQuotas of(BrokerConfig config, Supplier<MetadataImage> image) {
+        return new ClientQuotas(() -> image.get().clientQuotas(), config.get(BrokerConfig.QUOTA_WINDOW_NUM),
+                config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L,
+                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
+                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS) * 1000L);
     }
 }

@@ -21,9 +21,21 @@ final class TokenBucket {
 
     /** Spends {@code value} under a quota of {@code perSecond}; the milliseconds until the credit is back to 0. */
     synchronized long spend(double value, double perSecond, long nowMs) {
+        if (perSecond <= 0) {
+            return Long.MAX_VALUE; // a quota of 0 lets nothing through
+        }
         refill(perSecond, nowMs);
         credit -= value;
         return credit >= 0 ? 0 : (long) Math.ceil(-credit / perSecond * 1000);
+    }
+
+    /** Whether the client has used more than its credit under a quota of {@code perSecond}, as of now. */
+    synchronized boolean inDebt(double perSecond, long nowMs) {
+        if (perSecond <= 0) {
+            return true;
+        }
+        refill(perSecond, nowMs);
+        return credit < 0;
     }
 
     /** Gives back {@code value} spent on what was not delivered after all. */

@@ -68,10 +68,15 @@ class ClientQuotaChangesTest {
                 entry(entity("group", "g"), set("producer_byte_rate", 5)),
                 entry(entity(), set("producer_byte_rate", 5)),
                 entry(entity("user", "bob"), set("no_such_quota", 5)),
-                entry(entity("user", "bob"), set("producer_byte_rate", -1)));
+                entry(entity("user", "bob"), set("producer_byte_rate", -1)),
+                entry(entity("user", "bob"), set("producer_byte_rate", 1e300)),
+                entry(entity("user", "bob"), set("producer_byte_rate", 5), set("producer_byte_rate", 6)),
+                entry(entity("client-id", null), set("producer_byte_rate", 5)),
+                entry(entity("user", "carol"), remove("no_such_quota")));
         short invalid = Errors.INVALID_REQUEST.code();
         assertThat(errors).containsExactly(Errors.NONE.code(), Errors.NONE.code(), Errors.NONE.code(), invalid,
-                invalid, invalid, invalid, invalid, invalid, invalid, invalid);
+                invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid,
+                Errors.NONE.code());
         assertThat(image.clientQuotas()).containsOnly(
                 Map.entry(QuotaEntity.userAndClient("alice", null),
                         Map.of("producer_byte_rate", 1024.0, "request_percentage", 12.5)),
@@ -113,6 +118,20 @@ class ClientQuotaChangesTest {
         assertThat(matching(entities, false, component("client-id", 2, null), component("user", 2, null)))
                 .containsExactly(entities.get(2));
         assertThat(matching(entities, false)).containsExactlyElementsOf(entities);
+        assertThat(refusal(component("group", 2, null))).isEqualTo(Errors.UNSUPPORTED_VERSION);
+        assertThat(refusal(component("user", 1, "alice"))).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(refusal(component("user", 0, null))).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(refusal(component("user", 2, null), component("user", 0, "bob"))).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(refusal(component("ip", 2, null), component("user", 2, null))).isEqualTo(Errors.INVALID_REQUEST);
+    }
+
+    private static Errors refusal(ComponentData... filter) {
+        try {
+            ClientQuotaFilter.of(new DescribeClientQuotasRequestData().setComponents(List.of(filter)));
+            return Errors.NONE;
+        } catch (ClientQuotaFilter.InvalidFilterException e) {
+            return e.error;
+        }
     }
 
     private static ComponentData component(String type, int matchType, String match) {

@@ -14,7 +14,7 @@ class ClientQuotaManagerTest {
     private final Map<QuotaEntity, Map<String, Double>> quotas = new HashMap<>();
 
     private ClientQuotaManager manager() {
-        return new ClientQuotaManager(QuotaType.PRODUCER_BYTE_RATE, () -> Map.copyOf(quotas), 11, 1000);
+        return new ClientQuotaManager(QuotaType.PRODUCER_BYTE_RATE, () -> Map.copyOf(quotas), 11, 1000, 11_000);
     }
 
     private void set(QuotaEntity entity, double bound) {

@@ -1,0 +1,180 @@
+package dev.spool.broker.api;
+
+import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.broker.quota.ClientQuotaManager;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.CreatePartitionsRequestData;
+import dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsTopic;
+import dev.spool.protocol.message.CreatePartitionsResponseData;
+import dev.spool.protocol.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
+import dev.spool.protocol.message.CreateTopicsRequestData;
+import dev.spool.protocol.message.CreateTopicsRequestData.CreatableTopic;
+import dev.spool.protocol.message.CreateTopicsResponseData;
+import dev.spool.protocol.message.CreateTopicsResponseData.CreatableTopicResult;
+import dev.spool.protocol.message.DeleteTopicsRequestData;
+import dev.spool.protocol.message.DeleteTopicsRequestData.DeleteTopicState;
+import dev.spool.protocol.message.DeleteTopicsResponseData;
+import dev.spool.protocol.message.DeleteTopicsResponseData.DeletableTopicResult;
+import dev.spool.protocol.types.Message;
+import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * {@code controller_mutation_rate} (KIP-599): the partitions a client creates (CreateTopics, CreatePartitions) and
+ * deletes (DeleteTopics) count against its quota, topic by topic. From the versions that know the error
+ * (CreateTopics v6, CreatePartitions v3, DeleteTopics v5) a topic asked for once the client is over its quota is
+ * refused with THROTTLING_QUOTA_EXCEEDED, the topics before it go through; older versions are never refused, only
+ * throttled. The response tells how long the client's quota takes to repay what it used. Checked where the client
+ * sent the request, before it is forwarded to the active controller (which sees only the node that forwarded it).
+ * Requests that only validate count nothing. Thread-safe.
+ */
+final class ControllerMutationQuota {
+
+    private static final String THROTTLED = "The throttling quota has been exceeded.";
+
+    private final ClientQuotaManager quota;
+    private final LongSupplier clockMs;
+    private final Supplier<MetadataImage> image;
+    private final IntSupplier defaultPartitions;
+
+    ControllerMutationQuota(ClientQuotaManager quota, LongSupplier clockMs, Supplier<MetadataImage> image,
+                            IntSupplier defaultPartitions) {
+        this.quota = quota;
+        this.clockMs = clockMs;
+        this.image = image;
+        this.defaultPartitions = defaultPartitions;
+    }
+
+    /** The client's quota for one request: counts topics' partitions and says which may not go through. */
+    private final class Usage {
+        private final String user;
+        private final String clientId;
+        private final boolean strict;
+        private final long nowMs;
+
+        Usage(RequestContext context, int firstStrictVersion) {
+            this.user = context.principal().name();
+            this.clientId = context.clientId();
+            this.strict = context.apiVersion() >= firstStrictVersion;
+            this.nowMs = clockMs.getAsLong();
+        }
+
+        /** Whether a topic of {@code partitions} partitions may go through; counted if so. */
+        boolean admits(int partitions) {
+            if (strict && quota.exceeded(user, clientId, nowMs)) {
+                return false;
+            }
+            quota.recordAndThrottleMs(user, clientId, partitions, nowMs);
+            return true;
+        }
+
+        Message withThrottle(Message response) {
+            long throttleMs = quota.recordAndThrottleMs(user, clientId, 0, nowMs);
+            return ClientQuotaEnforcement.throttled(response, throttleMs);
+        }
+    }
+
+    boolean applies(RequestContext context) {
+        return quota.applies(context.principal().name(), context.clientId());
+    }
+
+    CompletableFuture<Message> createTopics(RequestContext context, Message message, ApiHandler next) {
+        CreateTopicsRequestData request = (CreateTopicsRequestData) message;
+        if (request.validateOnly()) {
+            return next.handle(context, request);
+        }
+        Usage usage = new Usage(context, 6);
+        List<CreatableTopic> admitted = new ArrayList<>();
+        List<CreatableTopicResult> throttled = new ArrayList<>();
+        for (CreatableTopic topic : request.topics()) {
+            int partitions = topic.numPartitions() > 0 ? topic.numPartitions()
+                    : !topic.assignments().isEmpty() ? topic.assignments().size() : defaultPartitions.getAsInt();
+            if (usage.admits(partitions)) {
+                admitted.add(topic);
+            } else {
+                throttled.add(new CreatableTopicResult().setName(topic.name()).setTopicId(Uuid.ZERO_UUID)
+                        .setErrorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).setErrorMessage(THROTTLED)
+                        .setNumPartitions(-1).setReplicationFactor((short) -1).setConfigs(new ArrayList<>()));
+            }
+        }
+        CreateTopicsRequestData rest = new CreateTopicsRequestData().setTopics(admitted)
+                .setTimeoutMs(request.timeoutMs()).setValidateOnly(false);
+        return PartialForwarding.forward(context, next, request, rest, admitted.isEmpty(), throttled.size(),
+                CreateTopicsResponseData::new,
+                response -> response.setTopics(PartialForwarding.concat(response.topics(), throttled)))
+                .thenApply(usage::withThrottle);
+    }
+
+    CompletableFuture<Message> createPartitions(RequestContext context, Message message, ApiHandler next) {
+        CreatePartitionsRequestData request = (CreatePartitionsRequestData) message;
+        if (request.validateOnly()) {
+            return next.handle(context, request);
+        }
+        Usage usage = new Usage(context, 3);
+        MetadataImage current = image.get();
+        List<CreatePartitionsTopic> admitted = new ArrayList<>();
+        List<CreatePartitionsTopicResult> throttled = new ArrayList<>();
+        for (CreatePartitionsTopic topic : request.topics()) {
+            TopicImage existing = current.topic(topic.name());
+            int added = existing == null ? 0 : Math.max(0, topic.count() - existing.partitions().size());
+            if (usage.admits(added)) {
+                admitted.add(topic);
+            } else {
+                throttled.add(new CreatePartitionsTopicResult().setName(topic.name())
+                        .setErrorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).setErrorMessage(THROTTLED));
+            }
+        }
+        CreatePartitionsRequestData rest = new CreatePartitionsRequestData().setTopics(admitted)
+                .setTimeoutMs(request.timeoutMs()).setValidateOnly(false);
+        return PartialForwarding.forward(context, next, request, rest, admitted.isEmpty(), throttled.size(),
+                CreatePartitionsResponseData::new,
+                response -> response.setResults(PartialForwarding.concat(response.results(), throttled)))
+                .thenApply(usage::withThrottle);
+    }
+
+    CompletableFuture<Message> deleteTopics(RequestContext context, Message message, ApiHandler next) {
+        DeleteTopicsRequestData request = (DeleteTopicsRequestData) message;
+        Usage usage = new Usage(context, 5);
+        MetadataImage current = image.get();
+        List<String> admittedNames = new ArrayList<>();
+        List<DeleteTopicState> admittedStates = new ArrayList<>();
+        List<DeletableTopicResult> throttled = new ArrayList<>();
+        for (String name : request.topicNames()) {
+            if (usage.admits(partitionsOf(current.topic(name)))) {
+                admittedNames.add(name);
+            } else {
+                throttled.add(throttledDeletion(name, Uuid.ZERO_UUID));
+            }
+        }
+        for (DeleteTopicState state : request.topics()) {
+            TopicImage topic = state.name() != null ? current.topic(state.name()) : current.topic(state.topicId());
+            if (usage.admits(partitionsOf(topic))) {
+                admittedStates.add(state);
+            } else {
+                throttled.add(throttledDeletion(state.name(), state.topicId()));
+            }
+        }
+        DeleteTopicsRequestData rest = new DeleteTopicsRequestData().setTopicNames(admittedNames)
+                .setTopics(admittedStates).setTimeoutMs(request.timeoutMs());
+        return PartialForwarding.forward(context, next, request, rest,
+                        admittedNames.isEmpty() && admittedStates.isEmpty(), throttled.size(),
+                        DeleteTopicsResponseData::new,
+                        response -> response.setResponses(PartialForwarding.concat(response.responses(), throttled)))
+                .thenApply(usage::withThrottle);
+    }
+
+    private static int partitionsOf(TopicImage topic) {
+        return topic == null ? 0 : topic.partitions().size();
+    }
+
+    private static DeletableTopicResult throttledDeletion(String name, Uuid topicId) {
+        return new DeletableTopicResult().setName(name).setTopicId(topicId)
+                .setErrorCode(Errors.THROTTLING_QUOTA_EXCEEDED.code()).setErrorMessage(THROTTLED);
+    }
+}
