@@ -86,7 +86,7 @@ final class NetworkLayer implements AutoCloseable {
             ConnectionRates connectionRates = new ConnectionRates(
                     config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE), config.get(BrokerConfig.QUOTA_WINDOW_NUM),
                     config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L,
-                    () -> metadata.metadata.image().clientQuotas(), System.currentTimeMillis());
+                    () -> metadata.metadata.image().clientQuotas(), System.nanoTime() / 1_000_000);
             NetworkServer network = closer.register(new NetworkServer(apis.registry, apis.apiVersions,
                     config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config), connectionRates,
                     config.cluster()::isControllerListener));

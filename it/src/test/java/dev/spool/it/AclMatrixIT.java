@@ -32,6 +32,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
@@ -82,6 +83,9 @@ import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -207,6 +211,12 @@ class AclMatrixIT {
     private static Object aclsOnX() throws Exception {
         return new java.util.HashSet<>(admin.describeAcls(new AclBindingFilter(new ResourcePattern(ResourceType.TOPIC,
                 "x", PatternType.LITERAL).toFilter(), AccessControlEntryFilter.ANY)).values().get(30, TimeUnit.SECONDS));
+    }
+
+    private static Object quotasOfCarol() throws Exception {
+        return admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
+                ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, "carol")))).entities()
+                .get(30, TimeUnit.SECONDS);
     }
 
     private static Set<String> topics() throws Exception {
@@ -411,6 +421,12 @@ class AclMatrixIT {
         cases.add(new Case(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 1, () -> new DescribeClientQuotasRequestData()
                 .setComponents(List.of()).setStrict(false), List.of(onCluster(AclOperation.DESCRIBE_CONFIGS)),
                 nothing()));
+        cases.add(new Case(ApiKeys.ALTER_CLIENT_QUOTAS, 1, () -> new AlterClientQuotasRequestData().setEntries(
+                List.of(new AlterClientQuotasRequestData.EntryData().setEntity(List.of(
+                        new AlterClientQuotasRequestData.EntityData().setEntityType("user").setEntityName("carol")))
+                        .setOps(List.of(new AlterClientQuotasRequestData.OpData().setKey("producer_byte_rate")
+                                .setValue(1024))))),
+                List.of(onCluster(AclOperation.ALTER_CONFIGS)), AclMatrixIT::quotasOfCarol));
         cases.add(new Case(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, 0, () -> new DescribeUserScramCredentialsRequestData()
                 .setUsers(null), List.of(onCluster(AclOperation.DESCRIBE)), nothing()));
         cases.add(new Case(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, () -> new AlterUserScramCredentialsRequestData()

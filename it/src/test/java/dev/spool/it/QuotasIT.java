@@ -51,8 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Client quotas (issue 22): set with {@code kafka-configs} and the Admin client, described back, kept over a
  * restart; a producer and a consumer above their byte rates are held to them within 10 % while a client without a
  * quota on the same broker is not; a client over its request_percentage is told to wait and its connection is not
- * read for that long (KIP-219); connections from an address over its creation rate are closed; topic creations and deletions over controller_mutation_rate are refused with
- * THROTTLING_QUOTA_EXCEEDED until the quota is repaid (KIP-599).
+ * read for that long (KIP-219); connections from an address over its creation rate are closed; topic creations
+ * and deletions over controller_mutation_rate are refused with THROTTLING_QUOTA_EXCEEDED until the quota is
+ * repaid (KIP-599).
  */
 class QuotasIT {
 

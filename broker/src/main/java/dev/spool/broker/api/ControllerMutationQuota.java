@@ -19,7 +19,9 @@ import dev.spool.protocol.message.DeleteTopicsResponseData.DeletableTopicResult;
 import dev.spool.protocol.types.Message;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -30,9 +32,11 @@ import java.util.function.Supplier;
  * deletes (DeleteTopics) count against its quota, topic by topic. From the versions that know the error
  * (CreateTopics v6, CreatePartitions v3, DeleteTopics v5) a topic asked for once the client is over its quota is
  * refused with THROTTLING_QUOTA_EXCEEDED, the topics before it go through; older versions are never refused, only
- * throttled. The response tells how long the client's quota takes to repay what it used. Checked where the client
- * sent the request, before it is forwarded to the active controller (which sees only the node that forwarded it).
- * Requests that only validate count nothing. Thread-safe.
+ * throttled. Only what would change is counted: not a topic that exists or is unknown, nor an invalid count, which
+ * get the controller's own answer. The response tells how long the client's quota takes to repay what it used.
+ * Checked where the client sent the request, before it is forwarded to the active controller (which sees only the
+ * node that forwarded it): each node counts what it receives. Requests that only validate count nothing.
+ * Thread-safe.
  */
 final class ControllerMutationQuota {
 
@@ -65,8 +69,14 @@ final class ControllerMutationQuota {
             this.nowMs = clockMs.getAsLong();
         }
 
-        /** Whether a topic of {@code partitions} partitions may go through; counted if so. */
+        /**
+         * Whether a topic changing {@code partitions} partitions may go through; counted if so. One changing none
+         * (it exists already, it is unknown, its count is invalid) goes on to get the controller's own answer.
+         */
         boolean admits(int partitions) {
+            if (partitions == 0) {
+                return true;
+            }
             if (strict && quota.exceeded(user, clientId, nowMs)) {
                 return false;
             }
@@ -90,12 +100,12 @@ final class ControllerMutationQuota {
             return next.handle(context, request);
         }
         Usage usage = new Usage(context, 6);
+        MetadataImage current = image.get();
+        Set<String> named = new HashSet<>();
         List<CreatableTopic> admitted = new ArrayList<>();
         List<CreatableTopicResult> throttled = new ArrayList<>();
         for (CreatableTopic topic : request.topics()) {
-            int partitions = topic.numPartitions() > 0 ? topic.numPartitions()
-                    : !topic.assignments().isEmpty() ? topic.assignments().size() : defaultPartitions.getAsInt();
-            if (usage.admits(partitions)) {
+            if (usage.admits(partitionsCreated(topic, current, named))) {
                 admitted.add(topic);
             } else {
                 throttled.add(new CreatableTopicResult().setName(topic.name()).setTopicId(Uuid.ZERO_UUID)
@@ -167,6 +177,20 @@ final class ControllerMutationQuota {
                         DeleteTopicsResponseData::new,
                         response -> response.setResponses(PartialForwarding.concat(response.responses(), throttled)))
                 .thenApply(usage::withThrottle);
+    }
+
+    /** What creating the topic adds: nothing when it exists, is named twice or has an invalid count. */
+    private int partitionsCreated(CreatableTopic topic, MetadataImage current, Set<String> named) {
+        if (!named.add(topic.name()) || current.topic(topic.name()) != null) {
+            return 0;
+        }
+        if (topic.numPartitions() > 0) {
+            return topic.numPartitions();
+        }
+        if (topic.numPartitions() != -1) {
+            return 0;
+        }
+        return topic.assignments().isEmpty() ? defaultPartitions.getAsInt() : topic.assignments().size();
     }
 
     private static int partitionsOf(TopicImage topic) {

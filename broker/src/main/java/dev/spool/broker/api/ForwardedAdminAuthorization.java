@@ -1,5 +1,8 @@
 package dev.spool.broker.api;
 
+import static dev.spool.broker.api.PartialForwarding.concat;
+import static dev.spool.broker.api.PartialForwarding.forward;
+
 import dev.spool.broker.metadata.ConfigResource;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
@@ -62,8 +65,8 @@ final class ForwardedAdminAuthorization {
         }
         CreateTopicsRequestData rest = new CreateTopicsRequestData().setTopics(allowed)
                 .setTimeoutMs(request.timeoutMs()).setValidateOnly(request.validateOnly());
-        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(), CreateTopicsResponseData::new,
-                response -> response.setTopics(PartialForwarding.concat(response.topics(), refused)))
+        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(), CreateTopicsResponseData::new,
+                response -> response.setTopics(concat(response.topics(), refused)))
                 .thenApply(response -> withoutConfigsUndescribable((CreateTopicsResponseData) response, access));
     }
 
@@ -107,9 +110,9 @@ final class ForwardedAdminAuthorization {
         }
         DeleteTopicsRequestData rest = new DeleteTopicsRequestData().setTopicNames(allowedNames)
                 .setTopics(allowedStates).setTimeoutMs(request.timeoutMs());
-        return PartialForwarding.forward(context, next, request, rest, allowedNames.isEmpty() && allowedStates.isEmpty(),
+        return forward(context, next, request, rest, allowedNames.isEmpty() && allowedStates.isEmpty(),
                 refused.size(), DeleteTopicsResponseData::new,
-                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
+                response -> response.setResponses(concat(response.responses(), refused)));
     }
 
     private static DeletableTopicResult refusedDeletion(String name, Uuid topicId) {
@@ -132,8 +135,9 @@ final class ForwardedAdminAuthorization {
         }
         CreatePartitionsRequestData rest = new CreatePartitionsRequestData().setTopics(allowed)
                 .setTimeoutMs(request.timeoutMs()).setValidateOnly(request.validateOnly());
-        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
-                CreatePartitionsResponseData::new, response -> response.setResults(PartialForwarding.concat(response.results(), refused)));
+        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
+                CreatePartitionsResponseData::new,
+                response -> response.setResults(concat(response.results(), refused)));
     }
 
     /** Altering a topic's configs takes ALTER_CONFIGS on it; a broker's or its loggers', on the cluster. */
@@ -161,8 +165,8 @@ final class ForwardedAdminAuthorization {
         }
         AlterConfigsRequestData rest = new AlterConfigsRequestData().setResources(allowed)
                 .setValidateOnly(request.validateOnly());
-        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(), AlterConfigsResponseData::new,
-                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
+        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(), AlterConfigsResponseData::new,
+                response -> response.setResponses(concat(response.responses(), refused)));
     }
 
     CompletableFuture<Message> incrementalAlterConfigs(RequestContext context, Access access, Message message,
@@ -182,8 +186,8 @@ final class ForwardedAdminAuthorization {
         }
         IncrementalAlterConfigsRequestData rest = new IncrementalAlterConfigsRequestData().setResources(allowed)
                 .setValidateOnly(request.validateOnly());
-        return PartialForwarding.forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
+        return forward(context, next, request, rest, allowed.isEmpty(), refused.size(),
                 IncrementalAlterConfigsResponseData::new,
-                response -> response.setResponses(PartialForwarding.concat(response.responses(), refused)));
+                response -> response.setResponses(concat(response.responses(), refused)));
     }
 }

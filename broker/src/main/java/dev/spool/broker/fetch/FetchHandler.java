@@ -149,7 +149,13 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         if (throttleMs == 0) {
             return respond(fetch, result, readCommitted);
         }
-        return new FetchResponseData().setErrorCode(Errors.NONE.code()).setSessionId(fetch.responseSessionId())
+        int sessionId = fetch.responseSessionId();
+        if (!fetch.incremental() && sessionId != 0) {
+            // As Kafka: a session is made only by a full fetch that sends something; the client starts again.
+            sessions.remove(sessionId);
+            sessionId = 0;
+        }
+        return new FetchResponseData().setErrorCode(Errors.NONE.code()).setSessionId(sessionId)
                 .setResponses(new ArrayList<>()).setThrottleTimeMs((int) Math.min(Integer.MAX_VALUE, throttleMs));
     }
 

@@ -4,6 +4,7 @@ import dev.spool.broker.quota.ConnectionRates;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -13,18 +14,20 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies {@link ConnectionRates} to each new connection of a listener: one over its IP address's quota is closed
  * after the quota's throttle time, before it can send anything; one over the broker's rate is not read until its
- * turn. A controller listener's connections (nodes of the cluster) are not limited by the broker's rate. Thread-safe:
- * one per listener, shared by its channels.
+ * turn (and, closed before it, is not counted). A controller listener's connections (nodes of the cluster) are not
+ * limited by the broker's rate. Thread-safe: one per listener, shared by its channels.
  */
 @ChannelHandler.Sharable
 final class ConnectionRateLimiter extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionRateLimiter.class);
+    private static final AttributeKey<Boolean> WAITING = AttributeKey.valueOf("spool.connection.rate.waiting");
 
     private final ConnectionRates rates;
     private final boolean brokerRateApplies;
     private final LongSupplier clockMs;
 
+    /** {@code clockMs}: a monotonic clock, so that a wall clock set back never stops the rates from refilling. */
     ConnectionRateLimiter(ConnectionRates rates, boolean brokerRateApplies, LongSupplier clockMs) {
         this.rates = rates;
         this.brokerRateApplies = brokerRateApplies;
@@ -37,8 +40,9 @@ final class ConnectionRateLimiter extends ChannelInboundHandlerAdapter {
         InetSocketAddress peer = (InetSocketAddress) ctx.channel().remoteAddress();
         long throttleMs = rates.addressThrottleMs(peer.getAddress(), nowMs);
         if (throttleMs > 0) {
-            LOG.info("Closing connection from {} in {} ms: connection_creation_rate of its IP address exceeded", peer,
-                    throttleMs);
+            // Debug, not info: a storm of them is what the quota is for.
+            LOG.debug("Closing connection from {} in {} ms: connection_creation_rate of its IP address exceeded",
+                    peer, throttleMs);
             ReadGate.of(ctx.channel()).hold(ReadGate.Hold.CONNECTION_RATE);
             ctx.executor().schedule(() -> ctx.close(), throttleMs, TimeUnit.MILLISECONDS);
         } else if (brokerRateApplies) {
@@ -46,10 +50,21 @@ final class ConnectionRateLimiter extends ChannelInboundHandlerAdapter {
             if (delayMs > 0) {
                 ReadGate gate = ReadGate.of(ctx.channel());
                 gate.hold(ReadGate.Hold.CONNECTION_RATE);
-                ctx.executor().schedule(() -> gate.release(ReadGate.Hold.CONNECTION_RATE), delayMs,
-                        TimeUnit.MILLISECONDS);
+                ctx.channel().attr(WAITING).set(Boolean.TRUE);
+                ctx.executor().schedule(() -> {
+                    ctx.channel().attr(WAITING).set(null);
+                    gate.release(ReadGate.Hold.CONNECTION_RATE);
+                }, delayMs, TimeUnit.MILLISECONDS);
             }
         }
         ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (ctx.channel().attr(WAITING).getAndSet(null) != null) {
+            rates.brokerConnectionGone();
+        }
+        ctx.fireChannelInactive();
     }
 }

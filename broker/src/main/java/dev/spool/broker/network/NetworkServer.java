@@ -132,7 +132,7 @@ public final class NetworkServer implements AutoCloseable {
                           TlsPrincipalHandler principals, Supplier<SaslGate> sasl)
             throws IOException, InterruptedException {
         ConnectionRateLimiter rateLimiter = connectionRates == null ? null : new ConnectionRateLimiter(connectionRates,
-                !nodeListener.test(endpoint.listenerName()), System::currentTimeMillis);
+                !nodeListener.test(endpoint.listenerName()), () -> System.nanoTime() / 1_000_000);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptors, transport.workers)
                 .channel(transport.serverChannelType)

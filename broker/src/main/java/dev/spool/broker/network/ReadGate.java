@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Whether a connection reads requests: it does while nothing holds it. Several parts of the network layer stop a
  * connection reading for their own reasons and at their own times (too many requests in flight, a SASL exchange
- * waiting for earlier answers, a failed login, a quota's throttle, a connection rate, the broker stopping); each holds and releases
- * only its own reason, so that one ending never lets a connection read while another still holds it. Thread-safe:
- * one per channel.
+ * waiting for earlier answers, a failed login, a quota's throttle, a connection rate, the broker stopping); each
+ * holds and releases only its own reason, so that one ending never lets a connection read while another still
+ * holds it. Thread-safe: one per channel.
  */
 public final class ReadGate {
 

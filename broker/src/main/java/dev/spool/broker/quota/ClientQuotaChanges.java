@@ -89,7 +89,8 @@ public final class ClientQuotaChanges {
             if (!types.add(part.entityType())) {
                 return "Invalid quota entity: the entity type " + part.entityType() + " is given twice";
             }
-            if (part.entityType().equals(QuotaEntity.IP) && part.entityName() != null && !isAddress(part.entityName())) {
+            boolean ip = part.entityType().equals(QuotaEntity.IP);
+            if (ip && part.entityName() != null && !isAddress(part.entityName())) {
                 return "Invalid IP address in the quota entity: " + part.entityName();
             }
             if (part.entityName() != null && part.entityName().isEmpty()) {

@@ -42,6 +42,9 @@ public final class ClientQuotaFilter {
         Set<String> types = new HashSet<>();
         for (ComponentData component : request.components()) {
             String type = component.entityType();
+            if (type == null || type.isEmpty()) {
+                throw invalid("An entity type is required in each filter component");
+            }
             if (!type.equals(QuotaEntity.USER) && !type.equals(QuotaEntity.CLIENT_ID) && !type.equals(QuotaEntity.IP)) {
                 throw new InvalidFilterException(Errors.UNSUPPORTED_VERSION, "Unsupported entity type " + type);
             }

@@ -34,7 +34,8 @@ public final class ClientQuotaManager {
     private final ConcurrentHashMap<QuotaEntity, TokenBucket> buckets = new ConcurrentHashMap<>();
     private final long maxThrottleMs;
     /** The quotas resolved by user and client id from one map of quotas: replaced whole when the quotas change. */
-    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas, ConcurrentHashMap<List<String>, Quota> byClient) {
+    private record Resolved(Map<QuotaEntity, Map<String, Double>> quotas,
+                            ConcurrentHashMap<List<String>, Quota> byClient) {
     }
 
     private final AtomicReference<Resolved> resolved = new AtomicReference<>(
@@ -92,7 +93,7 @@ public final class ClientQuotaManager {
 
     /** The credit a client starts with and may save up to, in seconds of its quota. */
     private double burstSeconds() {
-        return (samples - 1) * sampleMs / 1000.0;
+        return TokenBucket.burstSeconds(samples, sampleMs);
     }
 
     /**

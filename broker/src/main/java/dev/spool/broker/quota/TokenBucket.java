@@ -14,6 +14,11 @@ final class TokenBucket {
     private double credit = Double.NaN;
     private long lastMs;
 
+    /** A window's credit in seconds: all but one of its samples, at least one. */
+    static double burstSeconds(int samples, long sampleMs) {
+        return Math.max(1, samples - 1) * sampleMs / 1000.0;
+    }
+
     TokenBucket(double burstSeconds, long nowMs) {
         this.burstSeconds = burstSeconds;
         this.lastMs = nowMs;
