@@ -23,21 +23,27 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ACLs on a cluster of three nodes (issue 22): ACLs made through one node are metadata records every node applies;
- * a CreateTopics a node forwards to the active controller is authorized where the client sent it (the controller
- * sees only the forwarding node): a build that authorized after forwarding created the refused topic; a user with prefixed ACLs writes and reads a replicated topic through any node;
- * an ACL removed stops that user on every node.
+ * ACLs and quotas on a cluster of three nodes (issue 22): ACLs made through one node are metadata records every
+ * node applies; a CreateTopics a node forwards to the active controller is authorized where the client sent it (the
+ * controller sees only the forwarding node): a build that authorized after forwarding created the refused topic; a
+ * user with prefixed ACLs writes and reads a replicated topic through any node; an ACL removed stops that user on
+ * every node. A client quota set through one node is described by every node and throttles a producer at the
+ * partition's leader, wherever that is.
  */
 class ClusterAclsIT {
 
@@ -136,6 +142,39 @@ class ClusterAclsIT {
                         && refused.getCause() instanceof TopicAuthorizationException,
                         "alice refused WRITE through " + settings.get("bootstrap.servers"));
             }
+        }
+    }
+
+    @Test
+    void aQuotaSetThroughOneNodeHoldsOnEveryNode() throws Exception {
+        ClientQuotaEntity probe = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "quota-probe"));
+        try (Admin admin = Admin.create(client(1, "admin"))) {
+            admin.createTopics(List.of(new NewTopic("quota-cluster", 1, (short) 3))).all().get(30, TimeUnit.SECONDS);
+            // 100 kB/s: the first 1 MB (a window's credit) passes, what follows waits.
+            admin.alterClientQuotas(List.of(new ClientQuotaAlteration(probe, List.of(
+                    new ClientQuotaAlteration.Op("producer_byte_rate", 100_000.0))))).all().get(30, TimeUnit.SECONDS);
+        }
+        for (int node = 1; node <= cluster.size(); node++) {
+            try (Admin admin = Admin.create(client(node, "admin"))) {
+                awaitTrue(() -> Map.of("producer_byte_rate", 100_000.0).equals(admin.describeClientQuotas(
+                        ClientQuotaFilter.all()).entities().get(30, TimeUnit.SECONDS).get(probe)),
+                        "the quota described by node " + node);
+            }
+        }
+        Map<String, Object> producerConfig = new HashMap<>(client(2, "admin"));
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "quota-probe");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            byte[] value = new byte[1000];
+            for (int i = 0; i < 1_100; i++) { // past the first 1 MB
+                producer.send(new ProducerRecord<>("quota-cluster", value));
+            }
+            producer.flush();
+            double throttleMs = producer.metrics().entrySet().stream()
+                    .filter(metric -> metric.getKey().name().equals("produce-throttle-time-max")
+                            && metric.getKey().group().equals("producer-metrics"))
+                    .mapToDouble(metric -> (Double) metric.getValue().metricValue()).findFirst().orElse(0);
+            assertThat(throttleMs).as("the leader throttled the producer").isPositive();
         }
     }
 }

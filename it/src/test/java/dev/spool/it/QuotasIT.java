@@ -63,8 +63,8 @@ class QuotasIT {
      * A client starts with the credit of a whole quota window (10 s of its quota by default), which it spends in a
      * burst; its rate is measured from when that is surely spent, for {@link #MEASURED}.
      */
-    private static final Duration BURST = Duration.ofSeconds(3);
-    private static final Duration MEASURED = Duration.ofSeconds(12);
+    private static final Duration BURST = Duration.ofSeconds(2);
+    private static final Duration MEASURED = Duration.ofSeconds(10);
 
     @TempDir
     static Path dir;
@@ -266,33 +266,31 @@ class QuotasIT {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "blind-producer");
         config.put(ProducerConfig.ACKS_CONFIG, "0");
         config.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 256 * 1024);
-        Duration measured = Duration.ofSeconds(8);
+        Duration measured = Duration.ofSeconds(6);
         long records;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (Admin admin = admin(); KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config,
+                new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[RECORD_BYTES];
             long start = System.nanoTime() + BURST.toNanos();
             long end = start + measured.toNanos();
             long startOffset = -1;
             while (System.nanoTime() < end) {
                 if (startOffset < 0 && System.nanoTime() >= start) {
-                    startOffset = endOffset("quota-acks0");
+                    startOffset = endOffset(admin, "quota-acks0");
                 }
                 producer.send(new ProducerRecord<>("quota-acks0", value));
             }
-            records = endOffset("quota-acks0") - startOffset;
+            records = endOffset(admin, "quota-acks0") - startOffset;
         }
         double bytesPerSecond = records * (double) RECORD_BYTES / (measured.toNanos() / 1e9);
         System.out.printf("producer_byte_rate %d, acks=0: %.0f B/s%n", quota, bytesPerSecond);
         assertThat(bytesPerSecond).isBetween(quota * 0.9, quota * 1.1);
     }
 
-    private static long endOffset(String topic) throws Exception {
-        try (Admin admin = admin()) {
-            TopicPartition partition = new TopicPartition(topic, 0);
-            return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS)
-                    .get(partition).offset();
-        }
+    private static long endOffset(Admin admin, String topic) throws Exception {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get(30, TimeUnit.SECONDS)
+                .get(partition).offset();
     }
 
     private record Rate(double bytesPerSecond, double maxThrottleMs) {
@@ -355,7 +353,7 @@ class QuotasIT {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             byte[] value = new byte[RECORD_BYTES];
-            for (int i = 0; i < 10_000; i++) { // more than the slow consumer may read in 15 s
+            for (int i = 0; i < 10_000; i++) { // more than the slow consumer may read in 12 s
                 producer.send(new ProducerRecord<>("quota-fetch", value));
             }
             producer.flush();

@@ -2,8 +2,12 @@ package dev.spool.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -37,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SSL listeners (issue 22) served to Kafka's Java client and kcat: one broker with a PLAINTEXT listener (first, for
  * other nodes), an SSL one requiring a client certificate, one mapped to SSL that only requests one and maps names
- * with {@code ssl.principal.mapping.rules}, and one whose key is a PEM file; keys and certificates made with keytool,
- * signed by a test authority.
+ * with {@code ssl.principal.mapping.rules}, one whose key is a PEM file, and one whose key store is renewed while the
+ * broker runs; keys and certificates made with keytool, signed by a test authority.
  */
 class TlsListenerIT {
 
@@ -48,6 +55,7 @@ class TlsListenerIT {
     private static TestCertificates certificates;
     private static Path alice;
     private static Path bob;
+    private static Path renewed;
     private static SpoolProcess broker;
     private static Map<String, Integer> ports;
 
@@ -55,11 +63,15 @@ class TlsListenerIT {
     static void start() throws Exception {
         certificates = TestCertificates.authority(dir);
         Path server = certificates.signed("server", "CN=localhost", "ip:127.0.0.1,dns:localhost");
+        renewed = dir.resolve("renewed.p12");
+        Files.copy(server, renewed);
         alice = certificates.signed("alice", "CN=alice,OU=eng,O=Spool", null);
         bob = certificates.signed("bob", "CN=bob,OU=ops,O=Spool", null);
         broker = SpoolProcess.startIn(dir.resolve("data"),
-                "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,REQUESTED://127.0.0.1:0,PEM://127.0.0.1:0",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,REQUESTED:SSL,PEM:SSL",
+                "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,REQUESTED://127.0.0.1:0,PEM://127.0.0.1:0,"
+                        + "RENEW://127.0.0.1:0",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SSL:SSL,REQUESTED:SSL,PEM:SSL,RENEW:SSL",
+                "listener.name.renew.ssl.keystore.location=" + renewed,
                 "ssl.keystore.type=PKCS12", "ssl.keystore.location=" + server,
                 "ssl.keystore.password=" + TestCertificates.PASSWORD,
                 "ssl.truststore.type=PKCS12", "ssl.truststore.location=" + certificates.truststore(),
@@ -167,6 +179,43 @@ class TlsListenerIT {
     }
 
     /** A client's settings for the listener named {@code listener}, with {@code keystore} as its certificate. */
+    @Test
+    void aRenewedKeyStoreServesNewConnectionsWithoutARestart() throws Exception {
+        assertThat(serverCertificate("RENEW")).isEqualTo("CN=localhost");
+        try (Admin admin = Admin.create(tls("RENEW", null))) {
+            admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+            Path second = certificates.signed("second", "CN=localhost,O=Second", "ip:127.0.0.1,dns:localhost");
+            Files.copy(second, renewed, StandardCopyOption.REPLACE_EXISTING);
+            MetadataQuorumTool.awaitTrue(() -> serverCertificate("RENEW").contains("O=Second"),
+                    "new connections served with the renewed certificate");
+            // The connection opened before goes on; new clients connect with the renewed certificate.
+            admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
+            assertThat(SecureClients.describeClusterFailure(tls("RENEW", null))).isNull();
+        }
+        // A key store that does not load is not taken: the broker goes on with the one it has.
+        Files.writeString(renewed, "not a key store");
+        Thread.sleep(1_500); // past the next look at the files
+        assertThat(serverCertificate("RENEW")).contains("O=Second");
+    }
+
+    /** The subject of the certificate the listener presents to a new connection. */
+    private static String serverCertificate(String listener) throws Exception {
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(certificates.truststore())) {
+            trusted.load(in, TestCertificates.PASSWORD.toCharArray());
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", ports.get(listener))) {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal()
+                    .getName();
+        }
+    }
+
     private static Map<String, Object> tls(String listener, Path keystore) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get(listener));

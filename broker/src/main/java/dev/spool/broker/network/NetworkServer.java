@@ -18,7 +18,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -108,7 +107,7 @@ public final class NetworkServer implements AutoCloseable {
     public Endpoint bindTls(Endpoint endpoint, ServerTls tls) throws IOException, InterruptedException {
         TlsPrincipalHandler principals = new TlsPrincipalHandler(endpoint.listenerName(), tls.principalRules());
         // No identity until the handshake names the principal: a frame before that is refused (RequestDispatcher).
-        return bind(endpoint, null, tls.context(), principals);
+        return bind(endpoint, null, tls, principals);
     }
 
     /**
@@ -119,16 +118,16 @@ public final class NetworkServer implements AutoCloseable {
     public Endpoint bindSasl(Endpoint endpoint, ListenerSasl sasl, ServerTls tls, SaslExchanges exchanges)
             throws IOException, InterruptedException {
         return bind(endpoint, new ConnectionIdentity(endpoint.listenerName(), sasl.securityProtocol(),
-                Principal.ANONYMOUS), tls == null ? null : tls.context(), null,
+                Principal.ANONYMOUS), tls, null,
                 () -> new SaslGate(sasl, exchanges, failedLogins, System::currentTimeMillis));
     }
 
-    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
+    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, ServerTls tls,
                           TlsPrincipalHandler principals) throws IOException, InterruptedException {
         return bind(endpoint, identity, tls, principals, null);
     }
 
-    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, SslContext tls,
+    private Endpoint bind(Endpoint endpoint, ConnectionIdentity identity, ServerTls tls,
                           TlsPrincipalHandler principals, Supplier<SaslGate> sasl)
             throws IOException, InterruptedException {
         ConnectionRateLimiter rateLimiter = connectionRates == null ? null : new ConnectionRateLimiter(connectionRates,
@@ -158,7 +157,8 @@ public final class NetworkServer implements AutoCloseable {
                         }
                         if (tls != null) {
                             // Outermost, so that the limits and frames see plaintext; regions become buffers.
-                            channel.pipeline().addFirst("tls", tls.newHandler(channel.alloc()))
+                            // The context of now: a renewed key store serves the connections after it.
+                            channel.pipeline().addFirst("tls", tls.context().newHandler(channel.alloc()))
                                     .addAfter("tls", "chunks", new ChunkedWriteHandler())
                                     .addLast("file-regions", FileRegionCopier.INSTANCE);
                         }

@@ -18,31 +18,82 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Immutable: what an SSL listener serves with, its TLS context and its principal mapping rules, built from its
- * settings before the broker starts anything, as Kafka reads them: a JKS or PKCS12 key store, or
- * PEM (a file holding the key and the chain, or both given inline); a trust store of the same kinds for client
- * certificates; {@code ssl.client.auth}; the enabled TLS versions and cipher suites. JDK's TLS (SSLEngine), which
- * needs no native library. A setting that does not work stops start-up, naming the listener and the problem.
+ * What an SSL listener serves with, its TLS context and its principal mapping rules, built from its settings before
+ * the broker starts anything, as Kafka reads them: a JKS or PKCS12 key store, or PEM (a file holding the key and
+ * the chain, or both given inline); a trust store of the same kinds for client certificates;
+ * {@code ssl.client.auth}; the enabled TLS versions and cipher suites. JDK's TLS (SSLEngine), which needs no native
+ * library. A setting that does not work stops start-up, naming the listener and the problem.
+ *
+ * <p>A renewed certificate is taken up without a restart: when the key store or trust store file has changed
+ * (looked at no more than once every {@value #CHECK_INTERVAL_MS} ms, as new connections come), the context is built
+ * again from the same settings and serves the connections that come after; the open ones keep theirs. A file that
+ * does not load (half written, a wrong password) leaves the context as it was, with a warning, and is tried again
+ * when it changes. Thread-safe.
  */
 public final class ServerTls {
 
-    private final SslContext context;
-    private final PrincipalMappingRules principalRules;
+    private static final Logger LOG = LoggerFactory.getLogger(ServerTls.class);
+    static final long CHECK_INTERVAL_MS = 1_000;
 
-    private ServerTls(SslContext context, PrincipalMappingRules principalRules) {
+    private final ListenerTls settings;
+    private final PrincipalMappingRules principalRules;
+    private volatile SslContext context;
+    /** The files {@link #context} was built from; and the last stamp that failed to load, not to warn twice. */
+    private StoreFiles loaded;
+    private StoreFiles failed;
+    private long nextCheckNanos;
+
+    private ServerTls(ListenerTls settings, SslContext context, PrincipalMappingRules principalRules) {
+        this.settings = settings;
         this.context = context;
         this.principalRules = principalRules;
+        this.loaded = files(settings);
+        this.nextCheckNanos = System.nanoTime() + CHECK_INTERVAL_MS * 1_000_000;
     }
 
     /** The listener's TLS; a ConfigException naming the listener when its settings do not work. */
     public static ServerTls of(ListenerTls tls) {
-        return new ServerTls(context(tls), PrincipalMappingRules.parse(tls.principalMappingRules()));
+        StoreFiles before = files(tls);
+        ServerTls built = new ServerTls(tls, context(tls), PrincipalMappingRules.parse(tls.principalMappingRules()));
+        built.loaded = before; // what was read, even if a file changed while it was
+        return built;
     }
 
+    /** The context for a new connection: reloaded first when the store files have changed. */
     SslContext context() {
+        long now = System.nanoTime();
+        synchronized (this) {
+            if (now - nextCheckNanos >= 0) {
+                nextCheckNanos = now + CHECK_INTERVAL_MS * 1_000_000;
+                reloadIfChanged();
+            }
+        }
         return context;
+    }
+
+    private void reloadIfChanged() {
+        StoreFiles now = files(settings);
+        if (now.equals(loaded) || now.equals(failed)) {
+            return;
+        }
+        try {
+            context = context(settings);
+            loaded = now;
+            failed = null;
+            LOG.info("Listener {}: key store or trust store changed, new connections use it", settings.listenerName());
+        } catch (ConfigException e) {
+            failed = now;
+            LOG.warn("Listener {}: key store or trust store changed but does not load, still serving the previous "
+                    + "one: {}", settings.listenerName(), e.getMessage());
+        }
+    }
+
+    private static StoreFiles files(ListenerTls tls) {
+        return StoreFiles.of(tls.keystoreLocation(), tls.truststoreLocation());
     }
 
     PrincipalMappingRules principalRules() {
