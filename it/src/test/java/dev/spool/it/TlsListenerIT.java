@@ -178,7 +178,6 @@ class TlsListenerIT {
         assertThat(String.join("\n", broker.output())).doesNotContain(TestCertificates.PASSWORD);
     }
 
-    /** A client's settings for the listener named {@code listener}, with {@code keystore} as its certificate. */
     @Test
     void aRenewedKeyStoreServesNewConnectionsWithoutARestart() throws Exception {
         assertThat(serverCertificate("RENEW")).isEqualTo("CN=localhost");
@@ -194,7 +193,8 @@ class TlsListenerIT {
         }
         // A key store that does not load is not taken: the broker goes on with the one it has.
         Files.writeString(renewed, "not a key store");
-        Thread.sleep(1_500); // past the next look at the files
+        // The files are looked at as connections come, at most once a second: this one looks after the rewrite.
+        Thread.sleep(1_500);
         assertThat(serverCertificate("RENEW")).contains("O=Second");
     }
 
@@ -216,6 +216,7 @@ class TlsListenerIT {
         }
     }
 
+    /** A client's settings for the listener named {@code listener}, with {@code keystore} as its certificate. */
     private static Map<String, Object> tls(String listener, Path keystore) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get(listener));

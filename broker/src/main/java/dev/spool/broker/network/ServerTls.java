@@ -16,6 +16,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
@@ -38,46 +40,57 @@ public final class ServerTls {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerTls.class);
     static final long CHECK_INTERVAL_MS = 1_000;
+    /** A stamp that failed to load is tried again after this long: the failure may have been the moment's. */
+    private static final long RETRY_FAILED_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final ListenerTls settings;
     private final PrincipalMappingRules principalRules;
     private volatile SslContext context;
-    /** The files {@link #context} was built from; and the last stamp that failed to load, not to warn twice. */
+    /** Set by the one thread looking at the files; the others meanwhile go on with the context there is. */
+    private final AtomicBoolean checking = new AtomicBoolean();
+    /** The files {@link #context} was built from; the last stamp that failed to load, and when, not to warn twice. */
     private StoreFiles loaded;
     private StoreFiles failed;
-    private long nextCheckNanos;
+    private long failedAtNanos;
+    private volatile long nextCheckNanos;
 
-    private ServerTls(ListenerTls settings, SslContext context, PrincipalMappingRules principalRules) {
+    /** {@code loaded}: the stamp taken before the files were read, so that one changed meanwhile is read again. */
+    private ServerTls(ListenerTls settings, SslContext context, PrincipalMappingRules principalRules,
+                      StoreFiles loaded) {
         this.settings = settings;
         this.context = context;
         this.principalRules = principalRules;
-        this.loaded = files(settings);
-        this.nextCheckNanos = System.nanoTime() + CHECK_INTERVAL_MS * 1_000_000;
+        this.loaded = loaded;
+        this.nextCheckNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CHECK_INTERVAL_MS);
     }
 
     /** The listener's TLS; a ConfigException naming the listener when its settings do not work. */
     public static ServerTls of(ListenerTls tls) {
         StoreFiles before = files(tls);
-        ServerTls built = new ServerTls(tls, context(tls), PrincipalMappingRules.parse(tls.principalMappingRules()));
-        built.loaded = before; // what was read, even if a file changed while it was
-        return built;
+        return new ServerTls(tls, context(tls), PrincipalMappingRules.parse(tls.principalMappingRules()), before);
     }
 
-    /** The context for a new connection: reloaded first when the store files have changed. */
+    /**
+     * The context for a new connection: reloaded first when the store files have changed. Called on the event
+     * loops; only one looks at the files at a time and none waits for it, so a rebuild (tens of milliseconds, once
+     * per renewal) holds up only the loop that does it.
+     */
     SslContext context() {
         long now = System.nanoTime();
-        synchronized (this) {
-            if (now - nextCheckNanos >= 0) {
-                nextCheckNanos = now + CHECK_INTERVAL_MS * 1_000_000;
-                reloadIfChanged();
+        if (now - nextCheckNanos >= 0 && checking.compareAndSet(false, true)) {
+            try {
+                nextCheckNanos = now + TimeUnit.MILLISECONDS.toNanos(CHECK_INTERVAL_MS);
+                reloadIfChanged(now);
+            } finally {
+                checking.set(false);
             }
         }
         return context;
     }
 
-    private void reloadIfChanged() {
+    private void reloadIfChanged(long nowNanos) {
         StoreFiles now = files(settings);
-        if (now.equals(loaded) || now.equals(failed)) {
+        if (now.equals(loaded) || now.equals(failed) && nowNanos - failedAtNanos < RETRY_FAILED_NANOS) {
             return;
         }
         try {
@@ -85,10 +98,14 @@ public final class ServerTls {
             loaded = now;
             failed = null;
             LOG.info("Listener {}: key store or trust store changed, new connections use it", settings.listenerName());
-        } catch (ConfigException e) {
+        } catch (RuntimeException e) { // a ConfigException, or whatever a damaged file makes the JDK throw
+            boolean warned = now.equals(failed);
             failed = now;
-            LOG.warn("Listener {}: key store or trust store changed but does not load, still serving the previous "
-                    + "one: {}", settings.listenerName(), e.getMessage());
+            failedAtNanos = nowNanos;
+            if (!warned) {
+                LOG.warn("Listener {}: key store or trust store changed but does not load, still serving the "
+                        + "previous one: {}", settings.listenerName(), e.getMessage());
+            }
         }
     }
 
