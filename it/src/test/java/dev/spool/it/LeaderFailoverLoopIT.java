@@ -119,7 +119,8 @@ class LeaderFailoverLoopIT {
                     "partition 0 and the group served by another node after " + what);
         }
         assertThat(producer.awaitProgress(300, Duration.ofSeconds(60)))
-                .as("the producer goes on after %s: %s", what, producer.status()).isTrue();
+                .as("the producer goes on after %s: %s; the nodes said:%n%s", what, producer.status(),
+                        cluster.warnings()).isTrue();
         long processed = consumer.processedCount();
         awaitTrue(() -> consumer.processedCount() > processed + 300, "the group reading on after " + what);
         Map<TopicPartition, Long> committed = committed(cluster);
