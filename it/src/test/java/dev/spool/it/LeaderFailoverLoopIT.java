@@ -122,7 +122,12 @@ class LeaderFailoverLoopIT {
                 .as("the producer goes on after %s: %s; the nodes said:%n%s", what, producer.status(),
                         cluster.warnings()).isTrue();
         long processed = consumer.processedCount();
-        awaitTrue(() -> consumer.processedCount() > processed + 300, "the group reading on after " + what);
+        try {
+            awaitTrue(() -> consumer.processedCount() > processed + 300, "the group reading on after " + what);
+        } catch (AssertionError timedOut) {
+            throw new AssertionError(timedOut.getMessage() + "; the member: " + consumer.status()
+                    + "; the nodes said:\n" + cluster.warnings(), timedOut);
+        }
         Map<TopicPartition, Long> committed = committed(cluster);
         acknowledgedBefore.forEach((partition, offset) -> assertThat(committed.get(new TopicPartition(TOPIC, partition)))
                 .as("partition %d's committed offset after %s, against %d acknowledged before", partition, what, offset)

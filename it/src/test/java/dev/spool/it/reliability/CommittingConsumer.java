@@ -38,6 +38,7 @@ public final class CommittingConsumer implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile RuntimeException lastError;
 
     public CommittingConsumer(String bootstrap, String topic, String group) {
         this.bootstrap = bootstrap;
@@ -109,6 +110,7 @@ public final class CommittingConsumer implements AutoCloseable {
                     // A broker is down or restarting, or the group rebalancing: what was not committed is read again
                     // from the last commit once the partition is assigned anew, never skipped.
                     errors.incrementAndGet();
+                    lastError = e;
                     if (e instanceof org.apache.kafka.common.errors.FencedInstanceIdException
                             || e instanceof IllegalStateException) {
                         consumer.close(Duration.ZERO);
@@ -128,6 +130,13 @@ public final class CommittingConsumer implements AutoCloseable {
 
     public long errorCount() {
         return errors.get();
+    }
+
+    /** What it has done and the last error it met, for a failure's message. */
+    public String status() {
+        RuntimeException error = lastError;
+        return processed.get() + " processed, up to " + processedUpTo() + ", " + errors.get() + " errors"
+                + (error == null ? "" : ", the last " + error);
     }
 
     /** The highest offset processed per partition. */
