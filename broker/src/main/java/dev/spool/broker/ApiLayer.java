@@ -46,9 +46,7 @@ import dev.spool.broker.txn.InitProducerIdHandler;
 import dev.spool.broker.txn.TransactionHandler;
 import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.Uuid;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The broker's fifth layer: every API it answers, each registered with the versions it serves (what
@@ -153,13 +151,7 @@ final class ApiLayer {
         if (config.get(BrokerConfig.AUTHORIZER_CLASS_NAME).isBlank()) {
             return Authorizer.DISABLED;
         }
-        Set<String> superUsers = new HashSet<>();
-        for (String user : config.get(BrokerConfig.SUPER_USERS).split(";")) {
-            if (!user.isBlank()) {
-                superUsers.add(user.trim());
-            }
-        }
-        return Authorizer.standard(metadata::image, superUsers,
+        return Authorizer.standard(metadata::image, config.superUsers(),
                 config.get(BrokerConfig.ALLOW_EVERYONE_IF_NO_ACL_FOUND));
     }
 

@@ -45,13 +45,13 @@ final class CoordinatorLayer implements AutoCloseable {
             partitions.appenders.onTxnMarkers(groups::onTransactionCompleted);
             ProducerIdManager producerIds = new ProducerIdManager(metadata.producerIdBlocks(), config.nodeId());
             MarkerWriter markers = new MarkerWriter(config.nodeId(), metadata.metadata::image, partitions.partitions,
-                    partitions.appenders, metadata.clients, storage.scheduler);
+                    partitions.appenders, metadata.brokerClients, storage.scheduler);
             TransactionCoordinator transactions = closer.register(new TransactionCoordinator(
                     TransactionSettings.from(config), metadata.metadata, metadata.topicCreator(), partitions.partitions,
                     storage.clock, markers, producerIds));
             metadata.metadata.addListener(transactions);
             TransactionPartitionAdder transactionPartitions = new TransactionPartitionAdder(config.nodeId(),
-                    transactions, metadata.metadata::image, partitions.partitions::leads, metadata.clients,
+                    transactions, metadata.metadata::image, partitions.partitions::leads, metadata.brokerClients,
                     storage.scheduler);
             return new CoordinatorLayer(groups, transactions, producerIds, transactionPartitions, closer);
         } catch (RuntimeException | Error e) {

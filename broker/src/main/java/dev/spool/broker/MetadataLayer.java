@@ -1,5 +1,6 @@
 package dev.spool.broker;
 
+import dev.spool.broker.client.ChannelSecurity;
 import dev.spool.broker.client.ClientEventLoops;
 import dev.spool.broker.client.ClientSettings;
 import dev.spool.broker.client.NodeAddress;
@@ -16,6 +17,9 @@ import dev.spool.broker.config.BrokerConfigLayers;
 import dev.spool.broker.config.ClusterSettings;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.config.ListenerSecurity;
+import dev.spool.broker.config.NodeListenerSecurity;
+import dev.spool.broker.config.PrincipalMappingRules;
+import dev.spool.broker.network.TlsContexts;
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.BrokerRegistrations;
 import dev.spool.broker.metadata.MetadataLog;
@@ -46,6 +50,9 @@ import java.nio.file.Path;
 import dev.spool.broker.quorum.RaftMetadataQuorum;
 import dev.spool.protocol.types.Uuid;
 import java.io.IOException;
+import java.security.GeneralSecurityException;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -83,8 +90,10 @@ final class MetadataLayer implements AutoCloseable {
     final BrokerSessions sessions;
     /** Only on a voter: the quorum's voters, and (a dynamic quorum's) how they change. */
     final QuorumMembership membership;
-    /** Only in a cluster: this node's client of the others (controllers, and the leaders it follows). */
-    final NodeClients clients;
+    /** Only in a cluster: this node's clients of the controllers' listener. */
+    final NodeClients controllerClients;
+    /** Only on a broker of a cluster: its clients of the other brokers' inter-broker listener (leaders it follows). */
+    final NodeClients brokerClients;
     private final MetadataLog metadataLog;
     private final BrokerConfig config;
     private final String clusterId;
@@ -93,10 +102,11 @@ final class MetadataLayer implements AutoCloseable {
 
     private MetadataLayer(MetadataManager metadata, BrokerConfigLayers configLayers, TopicController topics,
                           ControllerChannel controller, BrokerSessions sessions, QuorumMembership membership,
-                          NodeClients clients, MetadataLog metadataLog, BrokerConfig config, String clusterId,
-                          ScheduledExecutorService scheduler, Closer closer) {
+                          NodeClients controllerClients, NodeClients brokerClients, MetadataLog metadataLog,
+                          BrokerConfig config, String clusterId, ScheduledExecutorService scheduler, Closer closer) {
         this.membership = membership;
-        this.clients = clients;
+        this.controllerClients = controllerClients;
+        this.brokerClients = brokerClients;
         this.metadataLog = metadataLog;
         this.metadata = metadata;
         this.configLayers = configLayers;
@@ -116,10 +126,17 @@ final class MetadataLayer implements AutoCloseable {
         try {
             MetadataLog log = new MetadataLog(storage.metadataPartition);
             NodeClients clients = null;
+            NodeClients brokerClients = null;
             if (cluster.isCluster()) {
                 // Registered before the metadata, so closed after it: a broker-only node fetches with them.
                 ClientEventLoops loops = closer.register(ClientEventLoops.ownThreads(1, "spool-node-client"));
-                clients = closer.register(new NodeClients(ClientSettings.of("spool-node-" + config.nodeId()), loops));
+                ClientSettings settings = ClientSettings.of("spool-node-" + config.nodeId());
+                clients = closer.register(new NodeClients(settings, config.controllerSecurity().listenerName(),
+                        channelSecurity(config.controllerSecurity()), loops));
+                if (cluster.isBroker()) {
+                    brokerClients = closer.register(new NodeClients(settings, config.interBrokerListenerName(),
+                            channelSecurity(config.interBrokerSecurity()), loops));
+                }
             }
             MetadataQuorum quorum = quorumOf(config, storage, log, clients, onFatal);
             MetadataManager metadata = closer.register(new MetadataManager(config.nodeId(), quorum, storage.clock,
@@ -159,10 +176,47 @@ final class MetadataLayer implements AutoCloseable {
                         config.get(BrokerConfig.UNCLEAN_LEADER_ELECTION_INTERVAL_MS), configLayers));
             }
             return new MetadataLayer(metadata, configLayers, topics, controller, sessions, membership,
-                    clients, log, config, storage.meta.clusterId(), lifecycle, closer);
+                    clients, brokerClients, log, config, storage.meta.clusterId(), lifecycle, closer);
         } catch (IOException | RuntimeException | Error e) {
             closer.close();
             throw e;
+        }
+    }
+
+    /** The client side of a listener's security: its TLS context for clients, and its SASL login. */
+    private static ChannelSecurity channelSecurity(NodeListenerSecurity security) {
+        if (security.isPlaintext()) {
+            return ChannelSecurity.PLAINTEXT;
+        }
+        return new ChannelSecurity(security.tls() == null ? null
+                : TlsContexts.client(security.tls(), security.verifyHostname()), security.sasl());
+    }
+
+    /**
+     * The Raft port speaks mutual TLS when the controller listener speaks TLS (BrokerConfig checked it can); with
+     * ACLs on, only super users' certificates are peers.
+     */
+    private static void useTlsIfSecured(RaftMetadataQuorum raft, BrokerConfig config) {
+        NodeListenerSecurity controller = config.controllerSecurity();
+        if (controller.tls() == null) {
+            return;
+        }
+        try {
+            X509ExtendedTrustManager trust = null;
+            for (TrustManager manager : TlsContexts.trustManagers(controller.tls()).getTrustManagers()) {
+                if (manager instanceof X509ExtendedTrustManager x509) {
+                    trust = x509;
+                }
+            }
+            if (trust == null) {
+                throw new GeneralSecurityException("the trust store gives no X.509 trust manager");
+            }
+            raft.useMutualTls(TlsContexts.keyManagers(controller.tls()).getKeyManagers()[0], trust,
+                    PrincipalMappingRules.parse(controller.tls().principalMappingRules()),
+                    config.get(BrokerConfig.AUTHORIZER_CLASS_NAME).isBlank() ? null : config.superUsers());
+        } catch (GeneralSecurityException | IOException e) {
+            throw new ConfigException("Cannot set up TLS on the quorum's Raft port with the key store and trust store "
+                    + "of controller listener " + controller.listenerName() + ": " + e.getMessage());
         }
     }
 
@@ -179,6 +233,7 @@ final class MetadataLayer implements AutoCloseable {
                     : VoterSet.ofStatic(config.nodeId(), cluster.voters(), cluster.raftPortOffset());
             RaftMetadataQuorum raft = new RaftMetadataQuorum(members, storage.meta.clusterId(), log.dir(), log,
                     config.metadataSnapshotIntervalRecords());
+            useTlsIfSecured(raft, config);
             raft.onShutdown(() -> onFatal.stopOnOwnThread("this node's Raft server shut down: it was removed from the "
                     + "metadata quorum's voters, or Ratis closed it (see its log above)"));
             return raft;

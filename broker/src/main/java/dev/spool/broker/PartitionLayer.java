@@ -59,11 +59,11 @@ final class PartitionLayer implements AutoCloseable {
             PartitionManager partitions = closer.register(new PartitionManager(config.nodeId(), storage.logs,
                     metadata.configLayers::topicLogDefaults));
             metadata.metadata.addListener(partitions);
-            if (metadata.clients != null) {
+            if (metadata.brokerClients != null) {
                 partitions.leadNothingUntilCaughtUp(); // until Broker marks it, once the controller unfenced it
                 // After the partition manager: a partition is hosted, with its new assignment, before it is followed.
                 metadata.metadata.addListener(closer.register(new ReplicaFetchers(config.nodeId(), partitions,
-                        metadata.clients, metadata.metadata::image, ReplicaFetchSettings.of(config),
+                        metadata.brokerClients, metadata.metadata::image, ReplicaFetchSettings.of(config),
                         ReplicationThrottle.follower(metadata.metadata::image, metadata.configLayers,
                                 storage.clock::nowMs))));
                 int lagTimeMaxMs = config.get(BrokerConfig.REPLICA_LAG_TIME_MAX_MS);
@@ -82,7 +82,7 @@ final class PartitionLayer implements AutoCloseable {
                     metadata.metadata::image), config.cluster()::isControllerListener, storage.clock::nowMs);
             FetchHandler fetchHandler = closer.register(new FetchHandler(readable, new FetchSessionCache(
                     config.maxIncrementalFetchSessionCacheSlots(), FetchSessionCache.DEFAULT_EVICTION_MS),
-                    storage.clock::nowMs, purgatory, metadata.clients == null ? FollowerReadThrottle.NONE
+                    storage.clock::nowMs, purgatory, metadata.brokerClients == null ? FollowerReadThrottle.NONE
                             : ReplicationThrottle.leader(metadata.metadata::image, metadata.configLayers,
                                     storage.clock::nowMs), quotas.consumerFetches()));
             PartitionAppenders appenders = closer.register(

@@ -41,6 +41,8 @@ final class NodeChannelHandler extends ChannelDuplexHandler {
     private final ArrayDeque<PendingRequest> inFlight = new ArrayDeque<>();
     /** Why this side closed the connection, the cause given to the requests it fails; null until then. */
     private Throwable closeReason;
+    /** Whether to close once no request is in flight: the connection's SASL session ends soon. */
+    private boolean retiring;
 
     /** {@code correlationIds} gives the id of each request; the connection's ids across reconnects. */
     NodeChannelHandler(NodeAddress peer, ClientSettings settings, IntSupplier correlationIds) {
@@ -106,6 +108,9 @@ final class NodeChannelHandler extends ChannelDuplexHandler {
             return;
         }
         inFlight.poll();
+        if (retiring && inFlight.isEmpty()) {
+            closeWith(ctx, new IOException("Connection to " + peer + " retired: its SASL session ends"));
+        }
         Message response;
         try {
             response = ClientFrames.response(request.api, request.version, frame);
@@ -126,6 +131,18 @@ final class NodeChannelHandler extends ChannelDuplexHandler {
                 + settings.requestTimeoutMs() + " ms");
         request.fail(timeout);
         closeWith(ctx, timeout);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event != ChannelLogin.RETIRE) {
+            super.userEventTriggered(ctx, event);
+            return;
+        }
+        retiring = true;
+        if (inFlight.isEmpty()) {
+            closeWith(ctx, new IOException("Connection to " + peer + " retired: its SASL session ends"));
+        }
     }
 
     @Override

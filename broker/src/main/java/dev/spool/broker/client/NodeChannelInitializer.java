@@ -17,11 +17,14 @@ final class NodeChannelInitializer extends ChannelInitializer<Channel> {
 
     private final NodeAddress peer;
     private final ClientSettings settings;
+    private final ChannelSecurity security;
     private final IntSupplier correlationIds;
 
-    NodeChannelInitializer(NodeAddress peer, ClientSettings settings, IntSupplier correlationIds) {
+    NodeChannelInitializer(NodeAddress peer, ClientSettings settings, ChannelSecurity security,
+                           IntSupplier correlationIds) {
         this.peer = peer;
         this.settings = settings;
+        this.security = security;
         this.correlationIds = correlationIds;
     }
 
@@ -31,6 +34,10 @@ final class NodeChannelInitializer extends ChannelInitializer<Channel> {
         // The limit counts the size field too; failFast: the exception comes with the size, not after the frame.
         LengthFieldBasedFrameDecoder frames = new LengthFieldBasedFrameDecoder(settings.maxResponseBytes() + sizeBytes,
                 0, sizeBytes, 0, sizeBytes, true);
+        if (security.tls() != null) {
+            // The peer's host and port: what its certificate is checked against when the context verifies hostnames.
+            channel.pipeline().addLast("tls", security.tls().newHandler(channel.alloc(), peer.host(), peer.port()));
+        }
         channel.pipeline()
                 .addLast("frames", frames)
                 .addLast("responses", new NodeChannelHandler(peer, settings, correlationIds));

@@ -14,14 +14,32 @@ import java.util.Map;
 public final class NodeClients implements AutoCloseable {
 
     private final ClientSettings settings;
+    private final String listenerName;
+    private final ChannelSecurity security;
     private final ClientEventLoops loops;
     /** Guarded by this. */
     private final Map<Channel, NodeConnection> connections = new HashMap<>();
     private boolean closed;
 
     public NodeClients(ClientSettings settings, ClientEventLoops loops) {
+        this(settings, null, ChannelSecurity.PLAINTEXT, loops);
+    }
+
+    /**
+     * Connections to the nodes' listener named {@code listenerName} (null: whichever the caller picks), secured by
+     * {@code security}, as that listener speaks.
+     */
+    public NodeClients(ClientSettings settings, String listenerName, ChannelSecurity security,
+                       ClientEventLoops loops) {
         this.settings = settings;
+        this.listenerName = listenerName;
+        this.security = security;
         this.loops = loops;
+    }
+
+    /** The listener of the other nodes these connections reach, or null when the caller picks it. */
+    public String listenerName() {
+        return listenerName;
     }
 
     /**
@@ -45,7 +63,7 @@ public final class NodeClients implements AutoCloseable {
             throw new IllegalStateException("Node clients are closed; no connection to " + address);
         }
         return connections.computeIfAbsent(new Channel(address, purpose),
-                key -> new NodeConnection(address, settings, loops));
+                key -> new NodeConnection(address, settings, security, loops));
     }
 
     private record Channel(NodeAddress address, String purpose) {

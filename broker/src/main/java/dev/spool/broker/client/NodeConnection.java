@@ -4,6 +4,7 @@ import dev.spool.protocol.message.ApiKey;
 import dev.spool.protocol.types.ByteBufferWriter;
 import dev.spool.protocol.types.Message;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class NodeConnection implements AutoCloseable {
 
     private final NodeAddress address;
+    private final ChannelSecurity security;
     private final Bootstrap bootstrap;
     /** Correlation ids of this connection's requests, increasing across reconnects, non-negative. */
     private final AtomicInteger correlationIds = new AtomicInteger();
@@ -43,14 +45,21 @@ public final class NodeConnection implements AutoCloseable {
     private volatile boolean closed;
 
     public NodeConnection(NodeAddress address, ClientSettings settings, ClientEventLoops loops) {
+        this(address, settings, ChannelSecurity.PLAINTEXT, loops);
+    }
+
+    /** A connection secured by {@code security}: each new connection does its TLS handshake and SASL login first. */
+    public NodeConnection(NodeAddress address, ClientSettings settings, ChannelSecurity security,
+                          ClientEventLoops loops) {
         this.address = address;
+        this.security = security;
         this.bootstrap = new Bootstrap()
                 .group(loops.group())
                 .channel(loops.channelType())
                 // Requests are small and each is waited for: Nagle's algorithm would only hold them back.
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeoutMs())
-                .handler(new NodeChannelInitializer(address, settings,
+                .handler(new NodeChannelInitializer(address, settings, security,
                         () -> correlationIds.getAndIncrement() & Integer.MAX_VALUE));
     }
 
@@ -80,15 +89,32 @@ public final class NodeConnection implements AutoCloseable {
             channel = connectedOrConnecting();
         }
         channel.addListener((ChannelFutureListener) connected -> writeOnceConnected(connected, pending));
-        @SuppressWarnings("unchecked")
-        CompletableFuture<R> response = (CompletableFuture<R>) (CompletableFuture<?>) pending.response;
-        return response;
+        return responseOf(pending);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends Message> CompletableFuture<R> responseOf(PendingRequest pending) {
+        return (CompletableFuture<R>) (CompletableFuture<?>) pending.response;
+    }
+
+    /** Sends on {@code channel} as it is, before it is ready: the login's own requests. */
+    private static CompletableFuture<Message> sendOn(Channel channel, ApiKey api, short version, Message request) {
+        PendingRequest pending = new PendingRequest(api, version, ByteBufferWriter.serialize(request, version));
+        channel.writeAndFlush(pending).addListener((ChannelFutureListener) written -> {
+            if (!written.isSuccess()) {
+                pending.fail(new IOException("Cannot send " + pending.describe() + ": " + written.cause().getMessage(),
+                        written.cause()));
+            }
+        });
+        return pending.response;
     }
 
     /** Guarded by this: the connection or connect attempt to use, a new one if the last failed or dropped. */
     private ChannelFuture connectedOrConnecting() {
-        if (connecting == null || connecting.isDone() && !(connecting.isSuccess() && connecting.channel().isActive())) {
-            connecting = bootstrap.connect(address.host(), address.port());
+        if (connecting == null || connecting.isDone() && !(connecting.isSuccess() && connecting.channel().isActive()
+                && !Boolean.TRUE.equals(connecting.channel().attr(ChannelLogin.RETIRING).get()))) {
+            connecting = ChannelLogin.of(bootstrap.connect(address.host(), address.port()), security, address,
+                    NodeConnection::sendOn);
         }
         return connecting;
     }

@@ -1,5 +1,6 @@
 package dev.spool.broker.cluster;
 
+import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.config.Endpoint;
 import dev.spool.broker.metadata.BrokerRegistration;
 import dev.spool.broker.metadata.MetadataImage;
@@ -21,6 +22,16 @@ public record ClusterView(String clusterId, int controllerId, List<BrokerNode> b
         /** A broker with one listener. */
         public BrokerNode(int nodeId, Endpoint endpoint, String rack) {
             this(nodeId, endpoint, rack, List.of(endpoint));
+        }
+
+        /**
+         * Where another broker reaches it: its endpoint on the inter-broker listener {@code listenerName}, as Kafka's
+         * brokers look each other up, or its first one when it has none of that name (or the name is null).
+         */
+        public NodeAddress addressOn(String listenerName) {
+            Endpoint named = listenerName == null ? null : endpointOn(listenerName);
+            Endpoint chosen = named != null ? named : endpoint;
+            return new NodeAddress(chosen.host(), chosen.port());
         }
 
         /** Its endpoint on the listener named {@code listenerName} (case-insensitive), or null when it has none. */

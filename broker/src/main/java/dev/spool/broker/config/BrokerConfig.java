@@ -4,9 +4,11 @@ import dev.spool.log.LogManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,22 +31,27 @@ public final class BrokerConfig {
     public static final ConfigKey<String> LISTENER_SECURITY_PROTOCOL_MAP = ConfigKey.list(
             "listener.security.protocol.map", ListenerSecurity.DEFAULT_MAP,
             "LISTENER_NAME:SECURITY_PROTOCOL pairs giving each listener's protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or "
-                    + "SASL_SSL. A listener that maps to nothing stops start-up, and so does any but PLAINTEXT on the "
-                    + "listener other brokers connect to (the first) or on a controller listener.");
+                    + "SASL_SSL. A listener that maps to nothing stops start-up. Nodes reach each other's inter-broker "
+                    + "and controller listeners with the protocol mapped here.");
     public static final ConfigKey<String> SECURITY_INTER_BROKER_PROTOCOL = ConfigKey.string(
             "security.inter.broker.protocol", "PLAINTEXT",
-            "The protocol brokers speak to each other; Spool's brokers do not speak TLS or SASL to each other yet, so "
-                    + "any other value stops start-up.")
-            .validatedBy(ConfigValidator.only("PLAINTEXT", "not supported: Spool's brokers speak PLAINTEXT to each "
-                    + "other only"));
+            "Set, the listener other brokers reach this one on is the one of that name (as Kafka's). Unset, and "
+                    + "without inter.broker.listener.name, it is the first listener that is not a controller's (Kafka "
+                    + "takes the listener named PLAINTEXT).")
+            .validatedBy(ConfigValidator.oneOf("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
+    public static final ConfigKey<String> INTER_BROKER_LISTENER_NAME = ConfigKey.string("inter.broker.listener.name",
+            null, "The listener other brokers reach this one on (replication, transaction markers); it speaks the "
+                    + "protocol listener.security.protocol.map gives it, with the listener's ssl.* settings and "
+                    + "sasl.mechanism.inter.broker.protocol. Not to be set with security.inter.broker.protocol.");
     public static final ConfigKey<String> AUTHORIZER_CLASS_NAME = ConfigKey.string("authorizer.class.name", "",
             "The authorizer enforcing ACLs: Kafka's org.apache.kafka.metadata.authorizer.StandardAuthorizer (ACLs "
                     + "kept in the metadata log), or empty for none (every client may do everything). Any other "
                     + "class stops start-up rather than serve every client without the access control it asks for.")
             .validatedBy(ConfigValidator.oneOf("", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"));
     public static final ConfigKey<String> SUPER_USERS = ConfigKey.string("super.users", "",
-            "Principals (User:name), separated by ';', that may do anything whatever the ACLs say. In a cluster "
-                    + "whose nodes speak PLAINTEXT to each other, User:ANONYMOUS must be one, as in Kafka.");
+            "Principals (User:name), separated by ';', that may do anything whatever the ACLs say. In a cluster the "
+                    + "nodes' own principals must be: User:ANONYMOUS when they speak PLAINTEXT to each other, else the "
+                    + "user or certificate name they log in with, as in Kafka.");
     public static final ConfigKey<Boolean> ALLOW_EVERYONE_IF_NO_ACL_FOUND = ConfigKey.bool(
             "allow.everyone.if.no.acl.found", false,
             "Whether a resource no ACL names is open to everyone; by default it is closed to all but super users.");
@@ -319,7 +326,8 @@ public final class BrokerConfig {
 
     /** Every declared broker setting but the log defaults: these, then {@link TlsSettings#ALL} and {@link SaslSettings#ALL}. */
     public static final List<ConfigKey<?>> ALL = concat(List.of(NODE_ID, LISTENERS, ADVERTISED_LISTENERS,
-            LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, AUTHORIZER_CLASS_NAME, SUPER_USERS,
+            LISTENER_SECURITY_PROTOCOL_MAP, SECURITY_INTER_BROKER_PROTOCOL, INTER_BROKER_LISTENER_NAME,
+            AUTHORIZER_CLASS_NAME, SUPER_USERS,
             ALLOW_EVERYONE_IF_NO_ACL_FOUND, LOG_DIRS, LOG_DIR,
             SOCKET_REQUEST_MAX_BYTES, SOCKET_SEND_BUFFER_BYTES, SOCKET_RECEIVE_BUFFER_BYTES, NUM_NETWORK_THREADS,
             MAX_CONNECTIONS, MAX_CONNECTIONS_PER_IP, MAX_CONNECTION_CREATION_RATE, QUOTA_WINDOW_NUM, QUOTA_WINDOW_SIZE_SECONDS,
@@ -405,6 +413,8 @@ public final class BrokerConfig {
 
     private final Map<String, String> values;
     private final ClusterSettings cluster;
+    private final NodeListenerSecurity interBrokerSecurity;
+    private final NodeListenerSecurity controllerSecurity;
 
     public BrokerConfig(Map<String, String> properties) {
         Map<String, String> known = new TreeMap<>();
@@ -449,7 +459,19 @@ public final class BrokerConfig {
         logDirs();
         metricsListener();
         this.cluster = ClusterSettings.of(this);
-        security.requirePlaintextBetweenNodes(listenersBetweenNodes());
+        if (cluster.isBroker()) {
+            interBrokerListenerName(); // refused now, not when the broker registers
+        }
+        // A single node connects to no other: its listeners' security is its clients' only.
+        this.interBrokerSecurity = cluster.isBroker() && cluster.isCluster() ? InterNodeSecurity.forListener(this, security,
+                interBrokerListenerName(), SaslSettings.MECHANISM_INTER_BROKER_PROTOCOL) : null;
+        // A broker-only node that names no controller listener reaches the controllers as before, on PLAINTEXT.
+        this.controllerSecurity = !cluster.isCluster() ? null : cluster.controllerListenerNames().isEmpty()
+                ? NodeListenerSecurity.plaintext("") : InterNodeSecurity.forListener(this, security,
+                cluster.controllerListenerNames().get(0), SaslSettings.MECHANISM_CONTROLLER_PROTOCOL);
+        if (cluster.isVoter() && cluster.isCluster()) {
+            InterNodeSecurity.requireRaftCanSecure(controllerSecurity);
+        }
         checkLogDefaults();
     }
 
@@ -662,14 +684,58 @@ public final class BrokerConfig {
      * The listeners other nodes connect to: the first advertised one that is not a controller listener (brokers
      * reach each other on it, as it is registered first) and the controller listeners.
      */
-    private List<Endpoint> listenersBetweenNodes() {
-        List<Endpoint> betweenNodes = new ArrayList<>();
+    /**
+     * The listener other brokers reach this one on: {@code inter.broker.listener.name}; else the one named as
+     * {@code security.inter.broker.protocol} when that is set (as Kafka); else the first advertised listener that is
+     * not a controller's. Null on a node with controller listeners only.
+     *
+     * @throws ConfigException when both settings are set, or the listener is not one of this node's
+     */
+    public String interBrokerListenerName() {
+        String named = get(INTER_BROKER_LISTENER_NAME);
+        String byProtocol = values.get(SECURITY_INTER_BROKER_PROTOCOL.name());
         List<Endpoint> advertised = advertisedListeners().isEmpty() ? listeners() : advertisedListeners();
-        advertised.stream().filter(endpoint -> !cluster.isControllerListener(endpoint.listenerName())).findFirst()
-                .ifPresent(betweenNodes::add);
-        listeners().stream().filter(endpoint -> cluster.isControllerListener(endpoint.listenerName()))
-                .forEach(betweenNodes::add);
-        return betweenNodes;
+        if (named == null || named.isBlank()) {
+            if (byProtocol == null) {
+                return advertised.stream().map(Endpoint::listenerName)
+                        .filter(name -> !cluster.isControllerListener(name)).findFirst().orElse(null);
+            }
+            named = byProtocol.trim();
+        } else if (byProtocol != null) {
+            throw new ConfigException("only one of " + INTER_BROKER_LISTENER_NAME.name() + " and "
+                    + SECURITY_INTER_BROKER_PROTOCOL.name() + " may be set");
+        }
+        String listener = named.trim();
+        if (cluster.isControllerListener(listener)) {
+            throw new ConfigException("the inter-broker listener " + listener + " is a controller listener ("
+                    + CONTROLLER_LISTENER_NAMES.name() + "); brokers need a listener of their own");
+        }
+        if (advertised.stream().noneMatch(endpoint -> endpoint.listenerName().equalsIgnoreCase(listener))) {
+            throw new ConfigException("the inter-broker listener " + listener + " is not one of this node's listeners "
+                    + "(" + LISTENERS.name() + ", " + ADVERTISED_LISTENERS.name() + ")");
+        }
+        return listener;
+    }
+
+    /** The principals of {@code super.users} ({@code User:name}). */
+    public Set<String> superUsers() {
+        Set<String> users = new HashSet<>();
+        for (String user : get(SUPER_USERS).split(";")) {
+            if (!user.isBlank()) {
+                users.add(user.trim());
+            }
+        }
+        return Set.copyOf(users);
+    }
+
+    /** How this broker connects to the other brokers' inter-broker listener; null on a controller-only node. */
+    public NodeListenerSecurity interBrokerSecurity() {
+        return interBrokerSecurity;
+    }
+
+    /** How this node connects to the controllers' listener; null on a node that is not in a cluster. */
+    public NodeListenerSecurity controllerSecurity() {
+        return controllerSecurity;
     }
 
     /** The security protocol of a listener or advertised listener, by its name ({@code listener.security.protocol.map}). */

@@ -11,11 +11,10 @@ import java.util.Set;
  * as Kafka reads it (a listener's name is looked up in the map; {@code PLAINTEXT://} is a name, not a
  * protocol), and the rule that Spool fails closed.
  *
- * <p>Design note: Spool serves listeners of every protocol to clients, and fails closed where it cannot: TLS or
- * SASL where brokers and controllers talk to each other ({@link #requirePlaintextBetweenNodes}), which they do not
- * speak yet, is refused at start-up, before any port opens, as are TLS and SASL settings that do not work
- * ({@code ServerTls}, {@link SaslSettings}): serving such a port otherwise would leave it less protected than its
- * operator configured, or its clients unable to connect, which a warning in the log does not undo.
+ * <p>Design note: Spool fails closed: TLS and SASL settings that do not work ({@code ServerTls}, {@link SaslSettings},
+ * {@link InterNodeSecurity}) are refused at start-up, before any port opens: serving such a port otherwise would
+ * leave it less protected than its operator configured, or its clients (or the other nodes) unable to connect,
+ * which a warning in the log does not undo.
  */
 public final class ListenerSecurity {
 
@@ -64,23 +63,6 @@ public final class ListenerSecurity {
                 throw new ConfigException("listener " + endpoint + " in " + property + " has no security protocol: "
                         + "add " + endpoint.listenerName() + ":PLAINTEXT (or another protocol) to "
                         + BrokerConfig.LISTENER_SECURITY_PROTOCOL_MAP.name());
-            }
-        }
-    }
-
-    /**
-     * Refuses TLS or SASL on {@code betweenNodes}, the listener other brokers reach this one on (the first in
-     * {@code listeners}) and the controller listeners: Spool's brokers and controllers do not speak them to each
-     * other yet, and would not reach this one.
-     */
-    void requirePlaintextBetweenNodes(List<Endpoint> betweenNodes) {
-        for (Endpoint endpoint : betweenNodes) {
-            String protocol = protocolOf(endpoint.listenerName());
-            if (protocol != null && !protocol.equals(PLAINTEXT)) {
-                throw new ConfigException("listener " + endpoint + ", which other brokers or controllers connect to, "
-                        + "uses security protocol "
-                        + protocol + ", but Spool's brokers and controllers speak PLAINTEXT to each other only: put "
-                        + "a PLAINTEXT listener first in listeners, and PLAINTEXT controller listeners");
             }
         }
     }

@@ -61,7 +61,17 @@ public final class SaslSettings {
                     + "listener.name.<listener>.<mechanism>.connections.max.reauth.ms.")
             .validatedBy(ConfigValidator.atLeast(0L));
 
-    public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG, SERVER_CALLBACK_HANDLER,
+    public static final ConfigKey<String> MECHANISM_INTER_BROKER_PROTOCOL = ConfigKey.string(
+            "sasl.mechanism.inter.broker.protocol", "GSSAPI", "The SASL mechanism a broker logs in to the other "
+                    + "brokers with when the inter-broker listener speaks SASL: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, "
+                    + "with the username and password of listener.name.<listener>.<mechanism>.sasl.jaas.config "
+                    + "(GSSAPI, Kafka's default, stops start-up).");
+    public static final ConfigKey<String> MECHANISM_CONTROLLER_PROTOCOL = ConfigKey.string(
+            "sasl.mechanism.controller.protocol", "GSSAPI", "The SASL mechanism a node logs in to the controllers "
+                    + "with when the controller listener speaks SASL, as sasl.mechanism.inter.broker.protocol.");
+
+    public static final List<ConfigKey<?>> ALL = List.of(ENABLED_MECHANISMS, JAAS_CONFIG, MECHANISM_INTER_BROKER_PROTOCOL,
+            MECHANISM_CONTROLLER_PROTOCOL, SERVER_CALLBACK_HANDLER,
             JWKS_URL, JWKS_REFRESH_MS, EXPECTED_AUDIENCE, EXPECTED_ISSUER, CLOCK_SKEW_SECONDS, SUB_CLAIM, SCOPE_CLAIM,
             REAUTH_MS);
     /** Settings a listener may also set for one mechanism: listener.name.<listener>.<mechanism>.<setting>. */

@@ -46,10 +46,15 @@ public final class TlsSettings {
             "DEFAULT", "Rules mapping a client certificate's distinguished name to a principal name, as Kafka's: "
                     + "RULE:pattern/replacement/[LU], tried in order, and DEFAULT (the whole name).");
 
+    public static final ConfigKey<String> ENDPOINT_IDENTIFICATION_ALGORITHM = ConfigKey.string(
+            "ssl.endpoint.identification.algorithm", "https", "How a node checks the certificate of another node it "
+                    + "connects to over TLS: https, the certificate must name the host connected to; empty, any "
+                    + "certificate the trust store vouches for.");
+
     public static final List<ConfigKey<?>> ALL = List.of(KEYSTORE_TYPE, KEYSTORE_LOCATION, KEYSTORE_PASSWORD,
             KEY_PASSWORD, KEYSTORE_KEY, KEYSTORE_CERTIFICATE_CHAIN, TRUSTSTORE_TYPE, TRUSTSTORE_LOCATION,
             TRUSTSTORE_PASSWORD, TRUSTSTORE_CERTIFICATES, CLIENT_AUTH, ENABLED_PROTOCOLS, PROTOCOL, CIPHER_SUITES,
-            PRINCIPAL_MAPPING_RULES);
+            PRINCIPAL_MAPPING_RULES, ENDPOINT_IDENTIFICATION_ALGORITHM);
 
     private static final String LISTENER_PREFIX = "listener.name.";
 

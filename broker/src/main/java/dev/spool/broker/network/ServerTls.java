@@ -1,25 +1,11 @@
 package dev.spool.broker.network;
 
-import dev.spool.broker.config.ConfigException;
 import dev.spool.broker.config.ListenerTls;
 import dev.spool.broker.config.PrincipalMappingRules;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,74 +104,7 @@ public final class ServerTls {
     }
 
     private static SslContext context(ListenerTls tls) {
-        try {
-            SslContextBuilder builder = withKey(tls);
-            withTrust(builder, tls);
-            builder.sslProvider(SslProvider.JDK).clientAuth(clientAuth(tls.clientAuth()))
-                    .protocols(tls.enabledProtocols());
-            if (!tls.cipherSuites().isEmpty()) {
-                builder.ciphers(tls.cipherSuites());
-            }
-            return builder.build();
-        } catch (NoSuchFileException e) {
-            throw new ConfigException("Cannot set up TLS on listener " + tls.listenerName() + ": no such file "
-                    + e.getMessage());
-        } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
-            throw new ConfigException("Cannot set up TLS on listener " + tls.listenerName() + ": " + e.getMessage());
-        }
-    }
-
-    private static SslContextBuilder withKey(ListenerTls tls) throws GeneralSecurityException, IOException {
-        if ("PEM".equalsIgnoreCase(tls.keystoreType())) {
-            // As Kafka: a PEM key's password is ssl.key.password; the key store's does not apply to PEM.
-            String password = tls.keyPassword();
-            if (tls.keystoreKey() != null) {
-                if (tls.keystoreCertificateChain() == null) {
-                    throw new IllegalArgumentException("ssl.keystore.key is set without ssl.keystore.certificate.chain");
-                }
-                return SslContextBuilder.forServer(stream(tls.keystoreCertificateChain()), stream(tls.keystoreKey()),
-                        password);
-            }
-            byte[] pem = Files.readAllBytes(Path.of(required(tls.keystoreLocation(), "ssl.keystore.location")));
-            return SslContextBuilder.forServer(new ByteArrayInputStream(pem), new ByteArrayInputStream(pem), password);
-        }
-        char[] storePassword = chars(tls.keystorePassword());
-        KeyStore keys = load(tls.keystoreType(), required(tls.keystoreLocation(), "ssl.keystore.location"),
-                storePassword);
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(keys, tls.keyPassword() != null ? tls.keyPassword().toCharArray() : storePassword);
-        return SslContextBuilder.forServer(factory);
-    }
-
-    /** Without a trust store, the JDK's certificate authorities check the client certificates presented. */
-    private static void withTrust(SslContextBuilder builder, ListenerTls tls) throws GeneralSecurityException,
-            IOException {
-        if ("PEM".equalsIgnoreCase(tls.truststoreType())) {
-            if (tls.truststoreCertificates() != null) {
-                builder.trustManager(stream(tls.truststoreCertificates()));
-            } else if (tls.truststoreLocation() != null) {
-                try (InputStream certificates = Files.newInputStream(Path.of(tls.truststoreLocation()))) {
-                    builder.trustManager(certificates);
-                }
-            }
-            return;
-        }
-        if (tls.truststoreLocation() == null) {
-            return;
-        }
-        KeyStore trusted = load(tls.truststoreType(), tls.truststoreLocation(), chars(tls.truststorePassword()));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trusted);
-        builder.trustManager(factory);
-    }
-
-    private static KeyStore load(String type, String location, char[] password) throws GeneralSecurityException,
-            IOException {
-        KeyStore store = KeyStore.getInstance(type);
-        try (InputStream in = Files.newInputStream(Path.of(location))) {
-            store.load(in, password);
-        }
-        return store;
+        return TlsContexts.server(tls);
     }
 
     static ClientAuth clientAuth(String setting) {
@@ -194,20 +113,5 @@ public final class ServerTls {
             case "requested" -> ClientAuth.OPTIONAL;
             default -> ClientAuth.NONE;
         };
-    }
-
-    private static String required(String value, String setting) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(setting + " is not set");
-        }
-        return value;
-    }
-
-    private static char[] chars(String password) {
-        return password == null ? null : password.toCharArray();
-    }
-
-    private static InputStream stream(String pem) {
-        return new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII));
     }
 }

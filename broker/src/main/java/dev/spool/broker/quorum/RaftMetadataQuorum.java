@@ -1,5 +1,6 @@
 package dev.spool.broker.quorum;
 
+import dev.spool.broker.config.PrincipalMappingRules;
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.MetadataLog;
 import dev.spool.broker.metadata.MetadataQuorum;
@@ -21,13 +22,19 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.proto.RaftProtos;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -39,11 +46,11 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.ReconfigurationInProgressException;
 import org.apache.ratis.protocol.exceptions.ReconfigurationTimeoutException;
 import org.apache.ratis.protocol.exceptions.SetConfigurationException;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -68,6 +75,8 @@ public final class RaftMetadataQuorum implements MetadataQuorum, QuorumMembershi
     private final RaftGroup group;
     private final Path storageDir;
     private final RaftProperties properties;
+    /** Ratis' objects for the server: the Raft port's TLS, when the controller listener speaks it. */
+    private final Parameters parameters = new Parameters();
     private final MetadataLog materialized;
     private final MetadataStateMachine stateMachine;
     private final Path snapshotDir;
@@ -190,6 +199,18 @@ public final class RaftMetadataQuorum implements MetadataQuorum, QuorumMembershi
     public void replay(long afterOffset, MetadataLog.ChangeConsumer consumer) {
     }
 
+    /**
+     * Before {@link #start}: the Raft port speaks mutual TLS, serving and connecting with {@code keys}, with peers
+     * whose certificate {@code trust} vouches for and, when {@code allowedPeers} is not null, whose certificate name
+     * ({@code rules}) is one of those principals ({@link RaftPeerTrust}).
+     */
+    public synchronized void useMutualTls(KeyManager keys, X509ExtendedTrustManager trust, PrincipalMappingRules rules,
+                                          Set<String> allowedPeers) {
+        GrpcTlsConfig tls = new GrpcTlsConfig(keys, new RaftPeerTrust(trust, rules, allowedPeers), true);
+        GrpcConfigKeys.TLS.setConf(parameters, tls);
+        GrpcConfigKeys.Server.setTlsConf(parameters, tls);
+    }
+
     /** Starts the Raft server: it joins the quorum and applies the committed entries of its log. */
     @Override
     public synchronized void start() throws IOException {
@@ -209,7 +230,7 @@ public final class RaftMetadataQuorum implements MetadataQuorum, QuorumMembershi
                     CheckpointStorage.termIndexIn(CheckpointStorage.raftFileOf(latest)).getIndex(), properties);
         }
         server = RaftServer.newBuilder().setServerId(peerId(members.self())).setGroup(startGroup).setProperties(properties)
-                .setStateMachine(stateMachine)
+                .setParameters(parameters).setStateMachine(stateMachine)
                 .setOption(exists ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
                 .build();
         server.start();

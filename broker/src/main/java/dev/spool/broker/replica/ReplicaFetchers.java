@@ -84,10 +84,10 @@ public final class ReplicaFetchers implements MetadataListener, AutoCloseable {
         }
     }
 
-    /** Where broker {@code brokerId} is reached, as it registered (its first listener); null when it is fenced. */
+    /** Where broker {@code brokerId} is reached, on the inter-broker listener; null when it is fenced. */
     private NodeAddress addressOf(int brokerId) {
         ClusterView.BrokerNode broker = ClusterView.of("", -1, image.get()).broker(brokerId);
-        return broker == null ? null : new NodeAddress(broker.endpoint().host(), broker.endpoint().port());
+        return broker == null ? null : broker.addressOn(clients.listenerName());
     }
 
     private long brokerEpoch() {

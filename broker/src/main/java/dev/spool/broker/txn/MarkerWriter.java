@@ -1,6 +1,5 @@
 package dev.spool.broker.txn;
 
-import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
@@ -172,7 +171,7 @@ public final class MarkerWriter {
                 .setTransactionResult(ending.state() == TransactionState.PREPARE_COMMIT)
                 .setCoordinatorEpoch(coordinatorEpoch).setTransactionVersion((byte) ending.clientTransactionVersion())
                 .setTopics(topics)));
-        return clients.connection(new NodeAddress(broker.endpoint().host(), broker.endpoint().port()), "txn-markers")
+        return clients.connection(broker.addressOn(clients.listenerName()), "txn-markers")
                 .<WriteTxnMarkersResponseData>send(ApiKey.WRITE_TXN_MARKERS, WRITE_TXN_MARKERS_VERSION, request)
                 .handle((response, failure) -> {
                     if (failure != null) {

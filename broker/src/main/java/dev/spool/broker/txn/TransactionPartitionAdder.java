@@ -1,6 +1,5 @@
 package dev.spool.broker.txn;
 
-import dev.spool.broker.client.NodeAddress;
 import dev.spool.broker.client.NodeClients;
 import dev.spool.broker.cluster.ClusterView;
 import dev.spool.broker.metadata.MetadataImage;
@@ -135,7 +134,7 @@ public final class TransactionPartitionAdder implements TransactionMembership {
         AddPartitionsToTxnRequestData request = new AddPartitionsToTxnRequestData().setTransactions(List.of(
                 new AddPartitionsToTxnTransaction().setTransactionalId(transactionalId).setProducerId(producerId)
                         .setProducerEpoch(producerEpoch).setVerifyOnly(verifyOnly).setTopics(topics(partitions))));
-        return clients.connection(new NodeAddress(broker.endpoint().host(), broker.endpoint().port()), "txn-add")
+        return clients.connection(broker.addressOn(clients.listenerName()), "txn-add")
                 .<AddPartitionsToTxnResponseData>send(ApiKey.ADD_PARTITIONS_TO_TXN, ADD_PARTITIONS_VERSION, request)
                 .thenApply(TransactionPartitionAdder::firstError);
     }

@@ -35,7 +35,7 @@ class NodeChannelHandlerTest {
 
     private static EmbeddedChannel channel(ClientSettings settings) {
         AtomicInteger ids = new AtomicInteger();
-        return new EmbeddedChannel(new NodeChannelInitializer(PEER, settings, ids::getAndIncrement));
+        return new EmbeddedChannel(new NodeChannelInitializer(PEER, settings, ChannelSecurity.PLAINTEXT, ids::getAndIncrement));
     }
 
     @AfterEach
@@ -66,6 +66,30 @@ class NodeChannelHandlerTest {
     private static Throwable failure(PendingRequest request) {
         assertThat(request.response).isCompletedExceptionally();
         return assertThatThrownBy(request.response::get).isInstanceOf(ExecutionException.class).actual().getCause();
+    }
+
+    @Test
+    void aRetiredConnectionClosesOnceItsLastResponseCame() throws Exception {
+        PendingRequest first = send("first");
+        PendingRequest second = send("second");
+        ((ByteBuf) channel.readOutbound()).release();
+        ((ByteBuf) channel.readOutbound()).release();
+
+        channel.pipeline().fireUserEventTriggered(ChannelLogin.RETIRE);
+        receiveResponse(0, 0);
+        assertThat(channel.isActive()).as("open while a request is in flight").isTrue();
+        receiveResponse(1, 0);
+
+        assertThat(first.response.get()).isInstanceOf(ApiVersionsResponseData.class);
+        assertThat(second.response.get()).isInstanceOf(ApiVersionsResponseData.class);
+        assertThat(channel.isActive()).as("closed after the last response").isFalse();
+    }
+
+    @Test
+    void aRetiredConnectionWithNothingInFlightClosesAtOnce() {
+        channel.pipeline().fireUserEventTriggered(ChannelLogin.RETIRE);
+
+        assertThat(channel.isActive()).isFalse();
     }
 
     @Test
