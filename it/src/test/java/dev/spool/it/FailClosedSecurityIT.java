@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/spool server} fails closed: a listener or setting that asks for security Spool does not have
- * (TLS or SASL between nodes, a SASL mechanism it lacks, an authorizer other than Kafka's StandardAuthorizer) or TLS and SASL it cannot set up, or for a cluster of several nodes, stops start-up with exit status 2 and a message naming it, before any port
+ * (a SASL mechanism it lacks, for clients or between nodes, an authorizer other than Kafka's StandardAuthorizer) or TLS and SASL it cannot set up, or for a cluster of several nodes, stops start-up with exit status 2 and a message naming it, before any port
  * opens or anything is written; a PLAINTEXT-only configuration, custom listener names included, starts.
  */
 class FailClosedSecurityIT {
@@ -64,9 +64,13 @@ class FailClosedSecurityIT {
     }
 
     @Test
-    void tlsOnTheListenerOtherBrokersConnectToIsRefused() throws Exception {
-        assertRefused("SSL", List.of("advertised.listeners=SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"),
-                "which other brokers or controllers connect to, uses security protocol SSL");
+    void saslBetweenNodesWithAMechanismSpoolDoesNotLogInWithIsRefused() throws Exception {
+        // The inter-broker listener (the first) speaks SASL; Kafka's default mechanism between brokers is GSSAPI.
+        assertRefused("CLIENTS", List.of(
+                        "listener.security.protocol.map=PLAINTEXT:SASL_PLAINTEXT,CLIENTS:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                        "process.roles=broker", "node.id=4", "cluster.id=MkU3OEVBNTcwNTJENDM2Qg",
+                        "controller.quorum.bootstrap.servers=127.0.0.1:19093", "controller.listener.names=CONTROLLER"),
+                "sasl.mechanism.inter.broker.protocol is GSSAPI, but listener PLAINTEXT speaks SASL");
     }
 
     @Test

@@ -271,12 +271,22 @@ class QuotasIT {
         try (Admin admin = admin(); KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config,
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             byte[] value = new byte[RECORD_BYTES];
+            producer.send(new ProducerRecord<>("quota-acks0", value)).get(30, TimeUnit.SECONDS); // metadata
+            // Measured once the first credit (a window's quota, 10 s of it) is surely in the log: on a busy machine
+            // the burst may not have spent it yet, and the rest would count as measured.
+            long creditRecords = quota * 10L / RECORD_BYTES;
             long start = System.nanoTime() + BURST.toNanos();
             long end = start + measured.toNanos();
             long startOffset = -1;
             while (System.nanoTime() < end) {
                 if (startOffset < 0 && System.nanoTime() >= start) {
-                    startOffset = endOffset(admin, "quota-acks0");
+                    long offset = endOffset(admin, "quota-acks0");
+                    if (offset >= creditRecords) {
+                        startOffset = offset;
+                    } else {
+                        start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                    }
+                    end = Math.max(start, System.nanoTime()) + measured.toNanos();
                 }
                 producer.send(new ProducerRecord<>("quota-acks0", value));
             }
