@@ -12,6 +12,7 @@ import dev.spool.broker.network.NetworkTransport;
 import dev.spool.broker.network.RequestObserver;
 import dev.spool.broker.network.ServerTls;
 import dev.spool.broker.quota.ConnectionRates;
+import dev.spool.broker.quota.QuotaWindow;
 import dev.spool.broker.security.SaslExchanges;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -83,9 +84,9 @@ final class NetworkLayer implements AutoCloseable {
             // The active controller ends a broker's session when its heartbeat connection closes (BrokerSessions).
             RequestObserver observer = metadata.sessions == null ? metrics.requests()
                     : metrics.requests().alsoOnConnectionClosed(metadata.sessions::onConnectionClosed);
+            QuotaWindow window = QuotaWindow.clients(config);
             ConnectionRates connectionRates = new ConnectionRates(
-                    config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE), config.get(BrokerConfig.QUOTA_WINDOW_NUM),
-                    config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L,
+                    config.get(BrokerConfig.MAX_CONNECTION_CREATION_RATE), window.samples(), window.sampleMs(),
                     () -> metadata.metadata.image().clientQuotas(), System.nanoTime() / 1_000_000);
             NetworkServer network = closer.register(new NetworkServer(apis.registry, apis.apiVersions,
                     config.socketRequestMaxBytes(), transport, observer, NetworkLimits.of(config), connectionRates,

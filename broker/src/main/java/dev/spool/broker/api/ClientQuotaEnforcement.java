@@ -3,6 +3,7 @@ package dev.spool.broker.api;
 import dev.spool.broker.fetch.ConsumerFetchQuota;
 import dev.spool.broker.fetch.FetchHandler;
 import dev.spool.broker.metadata.MetadataImage;
+import dev.spool.broker.quota.ClientMeter;
 import dev.spool.broker.quota.ClientQuotaManager;
 import dev.spool.broker.quota.ClientQuotas;
 import dev.spool.protocol.message.ApiKey;
@@ -41,7 +42,7 @@ public final class ClientQuotaEnforcement {
 
     /** A request of one of the APIs changing partitions, as the controller mutation quota handles it. */
     private interface Mutation {
-        CompletableFuture<Message> handle(RequestContext context, Message request, ApiHandler next);
+        CompletableFuture<Message> handle(RequestContext context, Message request, ClientMeter meter, ApiHandler next);
     }
 
     private final ClientQuotas quotas;
@@ -59,11 +60,10 @@ public final class ClientQuotaEnforcement {
         if (registry.get(ApiKey.PRODUCE) != null) {
             registry.wrap(ApiKey.PRODUCE, inner -> (context, request) -> produce(inner, context, request));
         }
-        ControllerMutationQuota mutations = new ControllerMutationQuota(quotas.mutations, clockMs, image,
-                defaultPartitions);
-        wrapMutations(registry, ApiKey.CREATE_TOPICS, mutations, mutations::createTopics);
-        wrapMutations(registry, ApiKey.CREATE_PARTITIONS, mutations, mutations::createPartitions);
-        wrapMutations(registry, ApiKey.DELETE_TOPICS, mutations, mutations::deleteTopics);
+        ControllerMutationQuota mutations = new ControllerMutationQuota(clockMs, image, defaultPartitions);
+        wrapMutations(registry, ApiKey.CREATE_TOPICS, mutations::createTopics);
+        wrapMutations(registry, ApiKey.CREATE_PARTITIONS, mutations::createPartitions);
+        wrapMutations(registry, ApiKey.DELETE_TOPICS, mutations::deleteTopics);
         for (ApiRegistry.RegisteredApi api : new ArrayList<>(registry.all())) {
             if (!EXEMPT.contains(api.apiKey())) {
                 registry.wrap(api.apiKey(), inner -> (context, request) -> timed(inner, context, request));
@@ -73,38 +73,43 @@ public final class ClientQuotaEnforcement {
 
     /** {@code consumer_byte_rate} for the fetch handler. */
     public ConsumerFetchQuota consumerFetches() {
-        ClientQuotaManager fetch = quotas.fetch;
-        return new ConsumerFetchQuota() {
-            @Override
-            public int maxBytes(RequestContext context) {
-                if (!fetch.applies(context.principal().name(), context.clientId()) || exempt(context)) {
-                    return Integer.MAX_VALUE;
+        return context -> {
+            ClientMeter meter = meterOf(quotas.fetch, context);
+            return meter == null ? null : new ConsumerFetchQuota.Meter() {
+                @Override
+                public int maxBytes() {
+                    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, meter.maxValueInWindow()));
                 }
-                double windowBytes = fetch.maxValueInWindow(context.principal().name(), context.clientId());
-                return (int) Math.max(1, Math.min(Integer.MAX_VALUE, windowBytes));
-            }
 
-            @Override
-            public long admit(RequestContext context, long bytes) {
-                String user = context.principal().name();
-                if (!fetch.applies(user, context.clientId()) || exempt(context)) {
-                    return 0;
+                @Override
+                public long admit(long bytes) {
+                    long throttleMs = meter.recordAndThrottleMs(bytes, clockMs.getAsLong());
+                    if (throttleMs > 0) {
+                        // As Kafka: over the quota, the records are not sent; the consumer asks again after the throttle.
+                        meter.unrecord(bytes);
+                    }
+                    return throttleMs;
                 }
-                long throttleMs = fetch.recordAndThrottleMs(user, context.clientId(), bytes, clockMs.getAsLong());
-                if (throttleMs > 0) {
-                    // As Kafka: over the quota, the records are not sent; the consumer asks again after the throttle.
-                    fetch.unrecord(user, context.clientId(), bytes);
-                }
-                return throttleMs;
-            }
+            };
         };
     }
 
-    private void wrapMutations(ApiRegistry registry, ApiKey apiKey, ControllerMutationQuota quota,
-                               Mutation mutation) {
+    /**
+     * The client's meter of {@code manager}'s quota, resolved once for the request; null when no quota of that kind
+     * applies or the request is exempt.
+     */
+    private ClientMeter meterOf(ClientQuotaManager manager, RequestContext context) {
+        // The manager first: with no quota set it answers at once, which is the common case.
+        ClientMeter meter = manager.meter(context.principal().name(), context.clientId());
+        return meter == null || exempt(context) ? null : meter;
+    }
+
+    private void wrapMutations(ApiRegistry registry, ApiKey apiKey, Mutation mutation) {
         if (registry.get(apiKey) != null) {
-            registry.wrap(apiKey, inner -> (context, request) -> !quota.applies(context) || exempt(context)
-                    ? inner.handle(context, request) : mutation.handle(context, request, inner));
+            registry.wrap(apiKey, inner -> (context, request) -> {
+                ClientMeter meter = meterOf(quotas.mutations, context);
+                return meter == null ? inner.handle(context, request) : mutation.handle(context, request, meter, inner);
+            });
         }
     }
 
@@ -115,14 +120,13 @@ public final class ClientQuotaEnforcement {
     }
 
     private CompletableFuture<Message> produce(ApiHandler inner, RequestContext context, Message request) {
-        ClientQuotaManager produce = quotas.produce;
-        if (!produce.applies(context.principal().name(), context.clientId()) || exempt(context)) {
+        ClientMeter meter = meterOf(quotas.produce, context);
+        if (meter == null) {
             return inner.handle(context, request);
         }
         int bytes = request.size(context.apiVersion());
         return inner.handle(context, request).thenApply(response -> {
-            long throttleMs = produce.recordAndThrottleMs(context.principal().name(), context.clientId(), bytes,
-                    clockMs.getAsLong());
+            long throttleMs = meter.recordAndThrottleMs(bytes, clockMs.getAsLong());
             // acks=0 has no response, but its connection is muted all the same.
             return response == null && throttleMs > 0 ? new NoResponse(clamp(throttleMs))
                     : throttled(response, throttleMs);
@@ -130,15 +134,14 @@ public final class ClientQuotaEnforcement {
     }
 
     private CompletableFuture<Message> timed(ApiHandler inner, RequestContext context, Message request) {
-        ClientQuotaManager requestTime = quotas.requestTime;
-        if (!requestTime.applies(context.principal().name(), context.clientId()) || exempt(context)
-                || isFollowerFetch(context, request)) {
+        ClientMeter meter = meterOf(quotas.requestTime, context);
+        if (meter == null || isFollowerFetch(context, request)) {
             return inner.handle(context, request);
         }
         long started = System.nanoTime();
         CompletableFuture<Message> answer = inner.handle(context, request);
-        long throttleMs = requestTime.recordAndThrottleMs(context.principal().name(), context.clientId(),
-                (System.nanoTime() - started) * PERCENT_PER_NANO, clockMs.getAsLong());
+        long throttleMs = meter.recordAndThrottleMs((System.nanoTime() - started) * PERCENT_PER_NANO,
+                clockMs.getAsLong());
         return throttleMs == 0 ? answer : answer.thenApply(response -> throttled(response, throttleMs));
     }
 

@@ -2,7 +2,7 @@ package dev.spool.broker.api;
 
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.TopicImage;
-import dev.spool.broker.quota.ClientQuotaManager;
+import dev.spool.broker.quota.ClientMeter;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.CreatePartitionsRequestData;
 import dev.spool.protocol.message.CreatePartitionsRequestData.CreatePartitionsTopic;
@@ -42,14 +42,11 @@ final class ControllerMutationQuota {
 
     private static final String THROTTLED = "The throttling quota has been exceeded.";
 
-    private final ClientQuotaManager quota;
     private final LongSupplier clockMs;
     private final Supplier<MetadataImage> image;
     private final IntSupplier defaultPartitions;
 
-    ControllerMutationQuota(ClientQuotaManager quota, LongSupplier clockMs, Supplier<MetadataImage> image,
-                            IntSupplier defaultPartitions) {
-        this.quota = quota;
+    ControllerMutationQuota(LongSupplier clockMs, Supplier<MetadataImage> image, IntSupplier defaultPartitions) {
         this.clockMs = clockMs;
         this.image = image;
         this.defaultPartitions = defaultPartitions;
@@ -57,14 +54,12 @@ final class ControllerMutationQuota {
 
     /** The client's quota for one request: counts topics' partitions and says which may not go through. */
     private final class Usage {
-        private final String user;
-        private final String clientId;
+        private final ClientMeter quota;
         private final boolean strict;
         private final long nowMs;
 
-        Usage(RequestContext context, int firstStrictVersion) {
-            this.user = context.principal().name();
-            this.clientId = context.clientId();
+        Usage(RequestContext context, ClientMeter quota, int firstStrictVersion) {
+            this.quota = quota;
             this.strict = context.apiVersion() >= firstStrictVersion;
             this.nowMs = clockMs.getAsLong();
         }
@@ -77,29 +72,26 @@ final class ControllerMutationQuota {
             if (partitions == 0) {
                 return true;
             }
-            if (strict && quota.exceeded(user, clientId, nowMs)) {
+            if (strict && quota.exceeded(nowMs)) {
                 return false;
             }
-            quota.recordAndThrottleMs(user, clientId, partitions, nowMs);
+            quota.recordAndThrottleMs(partitions, nowMs);
             return true;
         }
 
         Message withThrottle(Message response) {
-            long throttleMs = quota.recordAndThrottleMs(user, clientId, 0, nowMs);
+            long throttleMs = quota.recordAndThrottleMs(0, nowMs);
             return ClientQuotaEnforcement.throttled(response, throttleMs);
         }
     }
 
-    boolean applies(RequestContext context) {
-        return quota.applies(context.principal().name(), context.clientId());
-    }
-
-    CompletableFuture<Message> createTopics(RequestContext context, Message message, ApiHandler next) {
+    CompletableFuture<Message> createTopics(RequestContext context, Message message, ClientMeter quota,
+                                            ApiHandler next) {
         CreateTopicsRequestData request = (CreateTopicsRequestData) message;
         if (request.validateOnly()) {
             return next.handle(context, request);
         }
-        Usage usage = new Usage(context, 6);
+        Usage usage = new Usage(context, quota, 6);
         MetadataImage current = image.get();
         Set<String> named = new HashSet<>();
         List<CreatableTopic> admitted = new ArrayList<>();
@@ -121,12 +113,13 @@ final class ControllerMutationQuota {
                 .thenApply(usage::withThrottle);
     }
 
-    CompletableFuture<Message> createPartitions(RequestContext context, Message message, ApiHandler next) {
+    CompletableFuture<Message> createPartitions(RequestContext context, Message message, ClientMeter quota,
+                                                ApiHandler next) {
         CreatePartitionsRequestData request = (CreatePartitionsRequestData) message;
         if (request.validateOnly()) {
             return next.handle(context, request);
         }
-        Usage usage = new Usage(context, 3);
+        Usage usage = new Usage(context, quota, 3);
         MetadataImage current = image.get();
         List<CreatePartitionsTopic> admitted = new ArrayList<>();
         List<CreatePartitionsTopicResult> throttled = new ArrayList<>();
@@ -148,9 +141,10 @@ final class ControllerMutationQuota {
                 .thenApply(usage::withThrottle);
     }
 
-    CompletableFuture<Message> deleteTopics(RequestContext context, Message message, ApiHandler next) {
+    CompletableFuture<Message> deleteTopics(RequestContext context, Message message, ClientMeter quota,
+                                            ApiHandler next) {
         DeleteTopicsRequestData request = (DeleteTopicsRequestData) message;
-        Usage usage = new Usage(context, 5);
+        Usage usage = new Usage(context, quota, 5);
         MetadataImage current = image.get();
         List<String> admittedNames = new ArrayList<>();
         List<DeleteTopicState> admittedStates = new ArrayList<>();

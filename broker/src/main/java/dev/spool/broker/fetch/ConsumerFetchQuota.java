@@ -10,21 +10,18 @@ import dev.spool.broker.api.RequestContext;
 public interface ConsumerFetchQuota {
 
     /** No quota: every fetch as asked. */
-    ConsumerFetchQuota NONE = new ConsumerFetchQuota() {
-        @Override
-        public int maxBytes(RequestContext context) {
-            return Integer.MAX_VALUE;
-        }
+    ConsumerFetchQuota NONE = context -> null;
 
-        @Override
-        public long admit(RequestContext context, long bytes) {
-            return 0;
-        }
-    };
+    /** The consumer's quota for this fetch, resolved once; null when none applies. */
+    Meter of(RequestContext context);
 
-    /** The most bytes the consumer may be given at once (Integer.MAX_VALUE: no limit). */
-    int maxBytes(RequestContext context);
+    /** One fetch's quota. */
+    interface Meter {
 
-    /** 0 when {@code bytes} may be sent (they are counted), else how long the consumer waits (they are not). */
-    long admit(RequestContext context, long bytes);
+        /** The most bytes the consumer may be given at once. */
+        int maxBytes();
+
+        /** 0 when {@code bytes} may be sent (they are counted), else how long the consumer waits (they are not). */
+        long admit(long bytes);
+    }
 }

@@ -100,10 +100,11 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
         Predicate<String> readable = refusedFollower ? topic -> false : readableTopics(context.access());
         boolean consumer = replicaId < 0;
         // As Kafka: a consumer asks for no more than its quota allows in a window, and waits for no more than that.
-        int maxBytes = consumer ? Math.min(request.maxBytes(), quota.maxBytes(context)) : request.maxBytes();
+        ConsumerFetchQuota.Meter meter = consumer ? quota.of(context) : null;
+        int maxBytes = meter != null ? Math.min(request.maxBytes(), meter.maxBytes()) : request.maxBytes();
         int minBytes = Math.min(request.minBytes(), maxBytes);
-        Function<FetchReader.Result, Message> answer = result -> consumer
-                ? respondWithinQuota(context, fetch, result, readCommitted) : respond(fetch, result, readCommitted);
+        Function<FetchReader.Result, Message> answer = result -> meter != null
+                ? respondWithinQuota(meter, fetch, result, readCommitted) : respond(fetch, result, readCommitted);
         FetchReader.Result first = reader.read(fetch.partitions(), maxBytes, replicaId, replicaEpoch,
                 clockMs.getAsLong(), readCommitted, readable);
         if (request.maxWaitMs() <= 0 || fetch.partitions().isEmpty() || first.recordBytes() >= minBytes
@@ -143,9 +144,9 @@ public final class FetchHandler implements ApiHandler, AutoCloseable {
     }
 
     /** The consumer's answer, or an empty one telling it to wait when what was read would put it over its quota. */
-    private FetchResponseData respondWithinQuota(RequestContext context, FetchContext fetch, FetchReader.Result result,
-                                                 boolean readCommitted) {
-        long throttleMs = quota.admit(context, result.recordBytes());
+    private FetchResponseData respondWithinQuota(ConsumerFetchQuota.Meter meter, FetchContext fetch,
+                                                 FetchReader.Result result, boolean readCommitted) {
+        long throttleMs = meter.admit(result.recordBytes());
         if (throttleMs == 0) {
             return respond(fetch, result, readCommitted);
         }

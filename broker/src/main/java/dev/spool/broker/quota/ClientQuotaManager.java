@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * the default user, its client id, the default client id. Usage is measured per the entity that matched, named
  * with the client's own names: a quota on a user is shared by all its client ids, a default quota applies to each
  * user (or client id) on its own. A client over its quota is told how long to wait for its usage to come back within
- * the quota ({@link #recordAndThrottleMs}, {@link TokenBucket}). The usage of clients idle for an hour is dropped.
+ * the quota ({@link ClientMeter#recordAndThrottleMs}, {@link TokenBucket}). The usage of clients idle for an hour is dropped.
  * Thread-safe.
  */
 public final class ClientQuotaManager {
@@ -22,7 +22,7 @@ public final class ClientQuotaManager {
     private static final int MAX_CACHED_CLIENTS = 10_000;
 
     /** A client's quota: its bound and the entity its usage is measured for. */
-    private record Quota(double bound, QuotaEntity meteredAs) {
+    record Quota(double bound, QuotaEntity meteredAs) {
     }
 
     private static final Quota NONE = new Quota(Double.MAX_VALUE, null);
@@ -52,57 +52,40 @@ public final class ClientQuotaManager {
         this.sampleMs = sampleMs;
     }
 
-    /** Whether some quota of this kind applies to the client: nothing is measured otherwise. */
-    public boolean applies(String user, String clientId) {
-        return quotaOf(user, clientId) != NONE;
+    /**
+     * The client's quota of this kind, resolved once for a request's checks, or null when none applies: nothing is
+     * measured then.
+     */
+    public ClientMeter meter(String user, String clientId) {
+        Quota quota = quotaOf(user, clientId);
+        return quota == NONE ? null : new ClientMeter(this, quota);
     }
 
-    /**
-     * Counts {@code value} against the client's quota and answers how long it must wait (0: within its quota): the
-     * time its quota takes to repay what it used beyond its credit, at most the whole window at once.
-     */
-    public long recordAndThrottleMs(String user, String clientId, double value, long nowMs) {
-        Quota quota = quotaOf(user, clientId);
-        if (quota == NONE) {
-            return 0;
-        }
+    /** See {@link ClientMeter#recordAndThrottleMs}. */
+    long recordAndThrottleMs(Quota quota, double value, long nowMs) {
         TokenBucket bucket = buckets.computeIfAbsent(quota.meteredAs(),
                 entity -> new TokenBucket(burstSeconds(), nowMs));
         sweepIdleBuckets(nowMs);
         return Math.min(bucket.spend(value, quota.bound(), nowMs), maxThrottleMs);
     }
 
-    /**
-     * Whether the client is over its quota now (KIP-599's strict check before a partition mutation: one is refused
-     * only once earlier ones have used up the credit).
-     */
-    public boolean exceeded(String user, String clientId, long nowMs) {
-        Quota quota = quotaOf(user, clientId);
-        TokenBucket bucket = quota == NONE ? null : buckets.get(quota.meteredAs());
+    /** See {@link ClientMeter#exceeded}. */
+    boolean exceeded(Quota quota, long nowMs) {
+        TokenBucket bucket = buckets.get(quota.meteredAs());
         return bucket != null && bucket.inDebt(quota.bound(), nowMs);
     }
 
-    /** Takes back usage counted for what was not delivered after all (a fetch answered empty). */
-    public void unrecord(String user, String clientId, double value) {
-        Quota quota = quotaOf(user, clientId);
-        TokenBucket bucket = quota == NONE ? null : buckets.get(quota.meteredAs());
+    /** See {@link ClientMeter#unrecord}. */
+    void unrecord(Quota quota, double value) {
+        TokenBucket bucket = buckets.get(quota.meteredAs());
         if (bucket != null) {
             bucket.refund(value);
         }
     }
 
     /** The credit a client starts with and may save up to, in seconds of its quota. */
-    private double burstSeconds() {
+    double burstSeconds() {
         return TokenBucket.burstSeconds(samples, sampleMs);
-    }
-
-    /**
-     * The most the client may be given at once without going over its quota for the whole window: Kafka caps a
-     * consumer's fetch by it, so that a response is never too big to ever be let through.
-     */
-    public double maxValueInWindow(String user, String clientId) {
-        Quota quota = quotaOf(user, clientId);
-        return quota == NONE ? Double.MAX_VALUE : quota.bound() * burstSeconds();
     }
 
     /** A client without a client id (null) is the client id "", as in Kafka. */

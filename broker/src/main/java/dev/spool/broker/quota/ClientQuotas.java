@@ -34,9 +34,9 @@ public final class ClientQuotas {
 
     /** The quotas of the metadata image {@code image}, windows as {@code config} sets them. */
     public static ClientQuotas of(BrokerConfig config, Supplier<MetadataImage> image) {
-        return new ClientQuotas(() -> image.get().clientQuotas(), config.get(BrokerConfig.QUOTA_WINDOW_NUM),
-                config.get(BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS) * 1000L,
-                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_NUM),
-                config.get(BrokerConfig.CONTROLLER_QUOTA_WINDOW_SIZE_SECONDS) * 1000L);
+        QuotaWindow clients = QuotaWindow.clients(config);
+        QuotaWindow controller = QuotaWindow.controller(config);
+        return new ClientQuotas(() -> image.get().clientQuotas(), clients.samples(), clients.sampleMs(),
+                controller.samples(), controller.sampleMs());
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.spool.broker.metadata.MetadataImage;
 import dev.spool.broker.metadata.VersionedRecord;
+import dev.spool.broker.quota.ClientMeter;
 import dev.spool.broker.quota.ClientQuotaManager;
 import dev.spool.broker.quota.QuotaEntity;
 import dev.spool.broker.quota.QuotaType;
@@ -37,8 +38,7 @@ class ControllerMutationQuotaTest {
     private final ClientQuotaManager quota = new ClientQuotaManager(QuotaType.CONTROLLER_MUTATION_RATE,
             () -> Map.of(QuotaEntity.of(QuotaEntity.CLIENT_ID, "creator"), Map.of("controller_mutation_rate", 1.0)),
             11, 1000, 11_000);
-    private final ControllerMutationQuota mutations = new ControllerMutationQuota(quota, () -> 0L, () -> image,
-            () -> 4);
+    private final ControllerMutationQuota mutations = new ControllerMutationQuota(() -> 0L, () -> image, () -> 4);
     private final List<String> handedOn = new ArrayList<>();
 
     private static MetadataImage withTopic(MetadataImage image, String name, int partitions) {
@@ -58,6 +58,10 @@ class ControllerMutationQuotaTest {
         return new RequestContext(api, (short) version, 1, "creator", new InetSocketAddress("127.0.0.1", 1));
     }
 
+    private ClientMeter meter(RequestContext context) {
+        return quota.meter(context.principal().name(), context.clientId());
+    }
+
     private static CreatableTopic topic(String name, int partitions) {
         return new CreatableTopic().setName(name).setNumPartitions(partitions).setReplicationFactor((short) 1);
     }
@@ -72,8 +76,10 @@ class ControllerMutationQuotaTest {
     }
 
     private CreateTopicsResponseData createTopics(int version, CreatableTopic... topics) {
-        return (CreateTopicsResponseData) mutations.createTopics(context(ApiKey.CREATE_TOPICS, version),
-                new CreateTopicsRequestData().setTopics(new ArrayList<>(List.of(topics))), this::create).join();
+        RequestContext context = context(ApiKey.CREATE_TOPICS, version);
+        return (CreateTopicsResponseData) mutations.createTopics(context,
+                new CreateTopicsRequestData().setTopics(new ArrayList<>(List.of(topics))), meter(context),
+                this::create).join();
     }
 
     @Test
@@ -100,9 +106,10 @@ class ControllerMutationQuotaTest {
     void deletingWhatDoesNotExistIsNotRefusedWhileInDebt() {
         createTopics(7, topic("big", 12));
         List<String> deleted = new ArrayList<>();
+        RequestContext deleting = context(ApiKey.DELETE_TOPICS, 6);
         DeleteTopicsResponseData response = (DeleteTopicsResponseData) mutations.deleteTopics(
-                context(ApiKey.DELETE_TOPICS, 6), new DeleteTopicsRequestData().setTopicNames(
-                        new ArrayList<>(List.of("unknown", "existing"))), (context, request) -> {
+                deleting, new DeleteTopicsRequestData().setTopicNames(
+                        new ArrayList<>(List.of("unknown", "existing"))), meter(deleting), (context, request) -> {
                     deleted.addAll(((DeleteTopicsRequestData) request).topicNames());
                     return CompletableFuture.completedFuture(new DeleteTopicsResponseData());
                 }).join();

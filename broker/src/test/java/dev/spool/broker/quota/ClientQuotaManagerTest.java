@@ -23,27 +23,27 @@ class ClientQuotaManagerTest {
 
     @Test
     void theMostSpecificEntityGivesTheQuota() {
-        assertThat(manager().applies("alice", "app")).isFalse();
+        assertThat(manager().meter("alice", "app")).as("no quota, nothing measured").isNull();
         set(QuotaEntity.of(QuotaEntity.CLIENT_ID, null), 8);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(80);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(80);
         set(QuotaEntity.of(QuotaEntity.CLIENT_ID, "app"), 7);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(70);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(70);
         set(QuotaEntity.of(QuotaEntity.USER, null), 6);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(60);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(60);
         set(QuotaEntity.userAndClient(null, null), 5);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(50);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(50);
         set(QuotaEntity.userAndClient(null, "app"), 4);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(40);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(40);
         set(QuotaEntity.of(QuotaEntity.USER, "alice"), 3);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(30);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(30);
         set(QuotaEntity.userAndClient("alice", null), 2);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(20);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(20);
         set(QuotaEntity.userAndClient("alice", "app"), 1);
-        assertThat(manager().maxValueInWindow("alice", "app")).isEqualTo(10);
-        assertThat(manager().maxValueInWindow("bob", "other")).isEqualTo(50);
+        assertThat(manager().meter("alice", "app").maxValueInWindow()).isEqualTo(10);
+        assertThat(manager().meter("bob", "other").maxValueInWindow()).isEqualTo(50);
         // A quota of another kind on the most specific entity does not hide this one.
         quotas.put(QuotaEntity.userAndClient("bob", "other"), Map.of(QuotaType.CONSUMER_BYTE_RATE.key, 1.0));
-        assertThat(manager().maxValueInWindow("bob", "other")).isEqualTo(50);
+        assertThat(manager().meter("bob", "other").maxValueInWindow()).isEqualTo(50);
     }
 
     @Test
@@ -52,10 +52,10 @@ class ClientQuotaManagerTest {
         set(QuotaEntity.of(QuotaEntity.USER, null), 1000);
         ClientQuotaManager manager = manager();
         // 10 s of quota in the first 10 s window: 10,000 bytes pass, more is throttled.
-        assertThat(manager.recordAndThrottleMs("alice", "one", 10_000, 0)).isZero();
-        assertThat(manager.recordAndThrottleMs("alice", "two", 1_000, 0)).isPositive();
-        assertThat(manager.recordAndThrottleMs("bob", "one", 10_000, 0)).isZero();
-        assertThat(manager.recordAndThrottleMs("carol", "one", 10_000, 0)).isZero();
+        assertThat(manager.meter("alice", "one").recordAndThrottleMs(10_000, 0)).isZero();
+        assertThat(manager.meter("alice", "two").recordAndThrottleMs(1_000, 0)).isPositive();
+        assertThat(manager.meter("bob", "one").recordAndThrottleMs(10_000, 0)).isZero();
+        assertThat(manager.meter("carol", "one").recordAndThrottleMs(10_000, 0)).isZero();
     }
 
     @Test
@@ -63,16 +63,16 @@ class ClientQuotaManagerTest {
         set(QuotaEntity.of(QuotaEntity.CLIENT_ID, "app"), 1000);
         ClientQuotaManager manager = manager();
         // A first burst of the whole window's quota (10 s of it) passes; 5,000 bytes more take 5 s to repay.
-        assertThat(manager.recordAndThrottleMs("u", "app", 15_000, 0)).isEqualTo(5000);
-        manager.unrecord("u", "app", 15_000);
-        assertThat(manager.recordAndThrottleMs("u", "app", 10_000, 0)).isZero();
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(15_000, 0)).isEqualTo(5000);
+        manager.meter("u", "app").unrecord(15_000);
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(10_000, 0)).isZero();
         // Then the quota is earned as time passes: 1,000 bytes a second, no more.
-        assertThat(manager.recordAndThrottleMs("u", "app", 2_000, 2000)).isZero();
-        assertThat(manager.recordAndThrottleMs("u", "app", 1_000, 2000)).isEqualTo(1000);
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(2_000, 2000)).isZero();
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(1_000, 2000)).isEqualTo(1000);
         // Credit saved while idle is capped at the window's quota.
-        assertThat(manager.recordAndThrottleMs("u", "app", 10_000, 100_000)).isZero();
-        assertThat(manager.recordAndThrottleMs("u", "app", 500, 100_000)).isEqualTo(500);
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(10_000, 100_000)).isZero();
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(500, 100_000)).isEqualTo(500);
         // Far over: never longer than the whole window at once.
-        assertThat(manager.recordAndThrottleMs("u", "app", 10_000_000, 100_000)).isEqualTo(11_000);
+        assertThat(manager.meter("u", "app").recordAndThrottleMs(10_000_000, 100_000)).isEqualTo(11_000);
     }
 }
