@@ -196,6 +196,17 @@ public final class SpoolCluster implements AutoCloseable {
         return said.toString();
     }
 
+    /** Writes what each running node printed to {@code dir}/node-N.log, for a failure looked at after the test. */
+    public Path saveOutputs(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        for (int nodeId = 1; nodeId <= nodes.length; nodeId++) {
+            if (node(nodeId) != null) {
+                Files.write(dir.resolve("node-" + nodeId + ".log"), node(nodeId).output());
+            }
+        }
+        return dir;
+    }
+
     /** Kills node {@code nodeId} with SIGKILL, keeping its data. */
     public void kill(int nodeId) throws InterruptedException {
         nodes[nodeId - 1].kill();
