@@ -82,14 +82,19 @@ final class ReplicatedTopics {
      */
     static void awaitEveryReplicaInSync(SpoolCluster cluster, String topic) throws Exception {
         try (Admin admin = admin(cluster.bootstrap())) {
-            try {
-                awaitTrue(() -> notInSync(admin, topic).isEmpty(), "every replica of " + topic + " in sync");
-            } catch (AssertionError timedOut) {
-                List<TopicPartitionInfo> behind = notInSync(admin, topic);
-                throw new AssertionError(timedOut.getMessage() + "; " + behind.size() + " partitions are not, e.g. "
-                        + behind.subList(0, Math.min(5, behind.size())) + "; the nodes warned:\n"
-                        + cluster.warnings(), timedOut);
-            }
+            awaitEveryReplicaInSync(admin, cluster, topic);
+        }
+    }
+
+    /** As {@link #awaitEveryReplicaInSync(SpoolCluster, String)}, asking through {@code admin} (a secured client). */
+    static void awaitEveryReplicaInSync(Admin admin, SpoolCluster cluster, String topic) throws Exception {
+        try {
+            awaitTrue(() -> notInSync(admin, topic).isEmpty(), "every replica of " + topic + " in sync");
+        } catch (AssertionError timedOut) {
+            List<TopicPartitionInfo> behind = notInSync(admin, topic);
+            throw new AssertionError(timedOut.getMessage() + "; " + behind.size() + " partitions are not, e.g. "
+                    + behind.subList(0, Math.min(5, behind.size())) + "; the nodes warned:\n"
+                    + cluster.warnings(), timedOut);
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -25,7 +24,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -108,16 +106,16 @@ class SecureClusterIT {
         try (Admin admin = Admin.create(client())) {
             admin.createTopics(List.of(new NewTopic("secured", 3, (short) 3)
                     .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
-            awaitEveryReplicaInSync(admin, "secured");
+            ReplicatedTopics.awaitEveryReplicaInSync(admin, cluster, "secured");
             List<String> sent = new ArrayList<>(produce("before ", 300));
-            int leader = describe(admin).partitions().get(0).leader().id();
+            int leader = ReplicatedTopics.partition(admin, "secured", 0).leader().id();
             cluster.kill(leader);
             awaitTrue(() -> leaderOf(admin, 0) != leader && leaderOf(admin, 0) >= 0,
                     "a new leader of partition 0 after node " + leader + " was killed");
             sent.addAll(produce("during ", 300));
             cluster.restart(leader);
             // The restarted node logs in to the others again and fetches what it missed.
-            awaitEveryReplicaInSync(admin, "secured");
+            ReplicatedTopics.awaitEveryReplicaInSync(admin, cluster, "secured");
             sent.addAll(produce("after ", 300));
             assertThat(readAll(sent.size())).containsExactlyInAnyOrderElementsOf(sent);
         }
@@ -243,22 +241,8 @@ class SecureClusterIT {
         return values;
     }
 
-    private static TopicDescription describe(Admin admin) throws Exception {
-        return admin.describeTopics(List.of("secured")).allTopicNames().get(30, TimeUnit.SECONDS).get("secured");
-    }
-
     private static int leaderOf(Admin admin, int partition) throws Exception {
-        TopicPartitionInfo info = describe(admin).partitions().get(partition);
+        TopicPartitionInfo info = ReplicatedTopics.partition(admin, "secured", partition);
         return info.leader() == null ? -1 : info.leader().id();
-    }
-
-    private static void awaitEveryReplicaInSync(Admin admin, String topic) throws Exception {
-        try {
-            awaitTrue(() -> describe(admin).partitions().stream().allMatch(p -> p.leader() != null
-                    && Set.copyOf(ReplicatedTopics.ids(p.isr())).equals(Set.copyOf(ReplicatedTopics.ids(p.replicas())))),
-                    "every replica of " + topic + " in sync");
-        } catch (AssertionError timedOut) {
-            throw new AssertionError(timedOut.getMessage() + "; the nodes warned:\n" + cluster.warnings(), timedOut);
-        }
     }
 }

@@ -53,7 +53,7 @@ public final class ServerTls {
     /** The listener's TLS; a ConfigException naming the listener when its settings do not work. */
     public static ServerTls of(ListenerTls tls) {
         StoreFiles before = files(tls);
-        return new ServerTls(tls, context(tls), PrincipalMappingRules.parse(tls.principalMappingRules()), before);
+        return new ServerTls(tls, TlsContexts.server(tls), PrincipalMappingRules.parse(tls.principalMappingRules()), before);
     }
 
     /**
@@ -80,7 +80,7 @@ public final class ServerTls {
             return;
         }
         try {
-            context = context(settings);
+            context = TlsContexts.server(settings);
             loaded = now;
             failed = null;
             LOG.info("Listener {}: key store or trust store changed, new connections use it", settings.listenerName());
@@ -101,10 +101,6 @@ public final class ServerTls {
 
     PrincipalMappingRules principalRules() {
         return principalRules;
-    }
-
-    private static SslContext context(ListenerTls tls) {
-        return TlsContexts.server(tls);
     }
 
     static ClientAuth clientAuth(String setting) {

@@ -31,7 +31,7 @@ public final class TlsContexts {
 
     /** The listener's server context; a ConfigException naming the listener when its settings do not work. */
     public static SslContext server(ListenerTls tls) {
-        return build(tls, true);
+        return build(tls, true, null);
     }
 
     /**
@@ -42,10 +42,6 @@ public final class TlsContexts {
      */
     public static SslContext client(ListenerTls tls, boolean verifyHostname) {
         return build(tls, false, verifyHostname ? "HTTPS" : null);
-    }
-
-    private static SslContext build(ListenerTls tls, boolean server) {
-        return build(tls, server, null);
     }
 
     private static SslContext build(ListenerTls tls, boolean server, String endpointIdentification) {
