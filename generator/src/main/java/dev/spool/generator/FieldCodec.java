@@ -21,7 +21,10 @@ final class FieldCodec {
             case BYTES -> code.line("%s = r.readBytes(%s, %s, %s);", target, compact, nullable, name);
             case RECORDS -> code.line("%s = r.readRecords(%s, %s, %s);", target, compact, nullable, name);
             case STRUCT -> {
-                code.line("if (%s && r.readInt8() < 0) {", nullable);
+                // A nullable struct opens with a marker: an int8 (-1 null, 1 present), or an unsigned varint (0 null,
+                // 1 present) in a tagged field, as Kafka's generated code writes them.
+                code.line(field.isTagged() ? "if (%s && r.readUnsignedVarint() == 0) {" : "if (%s && r.readInt8() < 0) {",
+                        nullable);
                 code.line("%s = null;", target);
                 code.line("} else {");
                 code.line("%s = new %s(r, version);", target, type.structName());
@@ -80,7 +83,8 @@ final class FieldCodec {
             case RECORDS -> code.line("w.writeRecords(%s, %s, %s, %s);", value, compact, nullable, name);
             case STRUCT -> {
                 code.line("if (%s) {", nullable);
-                code.line("w.writeInt8(%s == null ? (byte) -1 : (byte) 1);", value);
+                code.line(field.isTagged() ? "w.writeUnsignedVarint(%s == null ? 0 : 1);"
+                        : "w.writeInt8(%s == null ? (byte) -1 : (byte) 1);", value);
                 code.line("}");
                 code.line("if (%s != null) {", value);
                 code.line("%s.write(w, version);", value);

@@ -38,7 +38,8 @@ final class Literals {
             case UUID -> value + ".equals(Uuid.ZERO_UUID)";
             case BYTES -> nullDefault ? value + " == null" : "(" + value + " != null && " + value + ".length == 0)";
             case RECORDS -> value + " == null";
-            case STRUCT -> nullDefault ? value + " == null" : value + ".equals(" + defaultValue(field) + ")";
+            case STRUCT -> nullDefault ? value + " == null"
+                    : "(" + value + " != null && " + value + ".equals(" + defaultValue(field) + "))";
             case ARRAY -> nullDefault ? value + " == null" : "(" + value + " != null && " + value + ".isEmpty())";
         };
     }

@@ -11,6 +11,7 @@ import dev.spool.log.record.Record;
 import dev.spool.log.record.RecordBatchBuilder;
 import dev.spool.log.record.RecordBatchLayout;
 import dev.spool.log.record.TxnMarker;
+import dev.spool.protocol.types.MessageParseException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -128,7 +129,13 @@ public final class PartitionRecordLog {
             long producerId = batch.isTransactional() ? batch.producerId() : -1;
             for (Record record : batch.records()) {
                 if (record.offset() >= startOffset) {
-                    consumer.record(producerId, record.key(), record.value());
+                    try {
+                        consumer.record(producerId, record.key(), record.value());
+                    } catch (MessageParseException | IllegalStateException e) {
+                        // The load fails: say which record, so that it can be found with kafka-dump-log.
+                        throw new IllegalStateException("Cannot replay the record at offset " + record.offset()
+                                + " of " + partition.topicPartition() + ": " + e.getMessage(), e);
+                    }
                 }
             }
         });

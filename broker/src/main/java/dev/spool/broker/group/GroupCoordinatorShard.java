@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * memory, and each completed generation is written as a GroupMetadata record, which is what replay
  * restores. Not thread-safe: owned by the coordinator thread.
  */
-final class GroupCoordinatorShard implements CoordinatorShard {
+final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupReplay.Groups {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinatorShard.class);
 
@@ -39,6 +39,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     private final LongSupplier clockMs;
     private final GroupSettings settings;
     private final Map<String, ClassicGroup> groups = new HashMap<>();
+    /** Groups of the consumer protocol (KIP-848); a group id is in one of the two maps at most. */
+    private final Map<String, ConsumerGroup> consumerGroups = new HashMap<>();
     private final OffsetStore offsets = new OffsetStore();
     /** Offsets committed in a producer's open transaction (TxnOffsetCommit): they count once it commits. */
     private final Map<Long, List<CoordinatorRecord>> transactionalOffsets = new HashMap<>();
@@ -82,9 +84,9 @@ final class GroupCoordinatorShard implements CoordinatorShard {
         for (ClassicGroup group : groups.values()) {
             membership.onLoaded(group);
         }
-        if (!groups.isEmpty()) {
+        if (!groups.isEmpty() || !consumerGroups.isEmpty()) {
             LOG.info("Loaded __consumer_offsets-{}: {} groups, {} committed offsets in {} ms", partition,
-                    groups.size(), offsets.size(), clockMs.getAsLong() - startMs);
+                    groups.size() + consumerGroups.size(), offsets.size(), clockMs.getAsLong() - startMs);
         }
     }
 
@@ -124,6 +126,35 @@ final class GroupCoordinatorShard implements CoordinatorShard {
 
     OffsetStore offsets() {
         return offsets;
+    }
+
+    /**
+     * The consumer-protocol group, created if {@code create} and missing. A classic group of that id that only holds
+     * offsets (no protocol, no members: a simple consumer's commits) gives way to it, as in Kafka; a classic group
+     * with a protocol must have been deleted (its tombstone) before its id can name a consumer group.
+     */
+    @Override
+    public ConsumerGroup consumerGroup(String groupId, boolean create) {
+        ConsumerGroup group = consumerGroups.get(groupId);
+        if (group != null || !create) {
+            return group;
+        }
+        ClassicGroup classic = groups.get(groupId);
+        if (classic != null) {
+            if (classic.protocolType() != null || !classic.isEmpty() || !classic.pendingMembers().isEmpty()) {
+                throw new IllegalStateException("Group " + groupId + " is a classic group in use, not a consumer "
+                        + "group");
+            }
+            groups.remove(groupId);
+        }
+        group = new ConsumerGroup(groupId);
+        consumerGroups.put(groupId, group);
+        return group;
+    }
+
+    @Override
+    public void removeConsumerGroup(String groupId) {
+        consumerGroups.remove(groupId);
     }
 
     /** A new, empty group kept in memory until its first record. */
@@ -214,16 +245,23 @@ final class GroupCoordinatorShard implements CoordinatorShard {
         return false;
     }
 
-    /** A record read back on load: offsets, tombstones and group generations. */
+    /** A record read back on load: offsets, tombstones, classic groups' generations and consumer groups' state. */
     void replay(CoordinatorRecord record) {
         if (record.isOffsetCommit()) {
             applyOffset(record);
+            return;
+        }
+        if (record.keyVersion() != CoordinatorRecord.GROUP_METADATA_KEY_VERSION) {
+            ConsumerGroupReplay.apply(record, this);
             return;
         }
         String groupId = ((GroupMetadataKeyData) record.key()).group();
         if (record.isTombstone()) {
             groups.remove(groupId);
             return;
+        }
+        if (consumerGroups.containsKey(groupId)) {
+            throw new IllegalStateException("Group " + groupId + " is a consumer group, not a classic group");
         }
         ClassicGroup group = restore(groupId, (GroupMetadataValueData) record.value());
         groups.put(groupId, group);
@@ -236,6 +274,8 @@ final class GroupCoordinatorShard implements CoordinatorShard {
     private void applyLive(CoordinatorRecord record) {
         if (record.isOffsetCommit()) {
             applyOffset(record);
+        } else if (record.keyVersion() != CoordinatorRecord.GROUP_METADATA_KEY_VERSION) {
+            ConsumerGroupReplay.apply(record, this);
         } else if (record.isTombstone()) {
             ClassicGroup removed = groups.remove(((GroupMetadataKeyData) record.key()).group());
             if (removed != null) {
@@ -254,7 +294,9 @@ final class GroupCoordinatorShard implements CoordinatorShard {
         offsets.put(key.group(), key.topic(), key.partition(), new CommittedOffset(value.offset(),
                 value.leaderEpoch(), value.metadata(), value.commitTimestamp(), value.expireTimestamp()));
         // A commit by a simple consumer (no group management) creates the group, as Kafka does.
-        groups.computeIfAbsent(key.group(), id -> new ClassicGroup(id, value.commitTimestamp()));
+        if (!consumerGroups.containsKey(key.group())) {
+            groups.computeIfAbsent(key.group(), id -> new ClassicGroup(id, value.commitTimestamp()));
+        }
     }
 
     private static ClassicGroup restore(String groupId, GroupMetadataValueData value) {

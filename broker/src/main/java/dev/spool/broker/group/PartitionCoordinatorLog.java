@@ -45,10 +45,7 @@ final class PartitionCoordinatorLog implements CoordinatorLog {
         log.replay(new PartitionRecordLog.TransactionalRecordConsumer() {
             @Override
             public void record(long producerId, ByteBuffer key, ByteBuffer value) {
-                CoordinatorRecord read = GroupRecordSerde.read(key, value);
-                if (read != null) {
-                    replay.record(producerId, read);
-                }
+                replay.record(producerId, GroupRecordSerde.read(key, value));
             }
 
             @Override

@@ -1,14 +1,34 @@
 package dev.spool.broker.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.spool.protocol.group.ConsumerGroupMemberMetadataKeyData;
+import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
 import dev.spool.protocol.group.GroupMetadataValueData;
 import dev.spool.protocol.group.OffsetCommitKeyData;
 import dev.spool.protocol.group.OffsetCommitValueData;
+import dev.spool.protocol.types.MessageParseException;
+import dev.spool.protocol.types.Uuid;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.MessageUtil;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupCurrentMemberAssignmentKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupCurrentMemberAssignmentValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMemberMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMemberMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupPartitionMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupPartitionMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupRegularExpressionKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupRegularExpressionValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupTargetAssignmentMemberKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupTargetAssignmentMemberValue;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupTargetAssignmentMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupTargetAssignmentMetadataValue;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
@@ -82,7 +102,101 @@ class GroupRecordSerdeTest {
         assertThat(((OffsetCommitKeyData) read.key()).partition()).isEqualTo(2);
         assertThat(((OffsetCommitValueData) read.value()).offset()).isEqualTo(9);
         assertThat(tombstone.isTombstone()).isTrue();
-        // A record of the new protocol (KIP-848, type 3 ConsumerGroupMetadata) is skipped, not an error.
-        assertThat(GroupRecordSerde.read(ByteBuffer.wrap(new byte[] {0, 3, 0, 1, 'g'}), null)).isNull();
+    }
+
+    @Test
+    void everyConsumerGroupRecordKafkaWritesIsReadAndWrittenBackByteForByte() {
+        Uuid topic = Uuid.randomUuid();
+        List<ApiMessage[]> records = List.of(
+                record(new ConsumerGroupMetadataKey().setGroupId("g"), new ConsumerGroupMetadataValue().setEpoch(7)),
+                record(new ConsumerGroupMetadataKey().setGroupId("g"),
+                        new ConsumerGroupMetadataValue().setEpoch(8).setMetadataHash(0x1234_5678_9abcL)),
+                record(new ConsumerGroupPartitionMetadataKey().setGroupId("g"),
+                        new ConsumerGroupPartitionMetadataValue()),
+                record(new ConsumerGroupMemberMetadataKey().setGroupId("g").setMemberId("m-1"),
+                        new ConsumerGroupMemberMetadataValue().setInstanceId("i-1").setRackId(null)
+                                .setClientId("c").setClientHost("/127.0.0.1").setSubscribedTopicNames(List.of("a", "b"))
+                                .setSubscribedTopicRegex(null).setRebalanceTimeoutMs(300_000)
+                                .setServerAssignor("uniform")),
+                record(new ConsumerGroupMemberMetadataKey().setGroupId("g").setMemberId("m-2"),
+                        new ConsumerGroupMemberMetadataValue().setClientId("c").setClientHost("/127.0.0.2")
+                                .setSubscribedTopicRegex("orders-.*")
+                                .setClassicMemberMetadata(new ConsumerGroupMemberMetadataValue.ClassicMemberMetadata()
+                                        .setSessionTimeoutMs(45_000).setSupportedProtocols(List.of(
+                                                new ConsumerGroupMemberMetadataValue.ClassicProtocol()
+                                                        .setName("range").setMetadata(new byte[] {1, 2, 3}))))),
+                record(new ConsumerGroupTargetAssignmentMetadataKey().setGroupId("g"),
+                        new ConsumerGroupTargetAssignmentMetadataValue().setAssignmentEpoch(8)
+                                .setAssignmentTimestamp(1_700_000_000_000L)),
+                record(new ConsumerGroupTargetAssignmentMemberKey().setGroupId("g").setMemberId("m-1"),
+                        new ConsumerGroupTargetAssignmentMemberValue().setTopicPartitions(List.of(
+                                new ConsumerGroupTargetAssignmentMemberValue.TopicPartition()
+                                        .setTopicId(kafka(topic)).setPartitions(List.of(0, 2, 4))))),
+                record(new ConsumerGroupCurrentMemberAssignmentKey().setGroupId("g").setMemberId("m-1"),
+                        new ConsumerGroupCurrentMemberAssignmentValue().setMemberEpoch(8).setPreviousMemberEpoch(7)
+                                .setState((byte) 1)
+                                .setAssignedPartitions(List.of(new ConsumerGroupCurrentMemberAssignmentValue
+                                        .TopicPartitions().setTopicId(kafka(topic)).setPartitions(List.of(0, 2))))
+                                .setPartitionsPendingRevocation(List.of(new ConsumerGroupCurrentMemberAssignmentValue
+                                        .TopicPartitions().setTopicId(kafka(topic)).setPartitions(List.of(1))
+                                        .setAssignmentEpochs(List.of(5))))),
+                record(new ConsumerGroupRegularExpressionKey().setGroupId("g").setRegularExpression("orders-.*"),
+                        new ConsumerGroupRegularExpressionValue().setTopics(List.of("orders-eu")).setVersion(12)
+                                .setTimestamp(99)));
+
+        for (ApiMessage[] kafka : records) {
+            byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(kafka[0]);
+            byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, kafka[1]);
+
+            CoordinatorRecord read = GroupRecordSerde.read(ByteBuffer.wrap(key), ByteBuffer.wrap(value));
+            CoordinatorRecord tombstone = GroupRecordSerde.read(ByteBuffer.wrap(key), null);
+
+            assertThat(read.keyVersion()).as("%s", kafka[0]).isEqualTo(kafka[0].apiKey());
+            assertThat(GroupRecordSerde.key(read)).as("%s", kafka[0]).isEqualTo(key);
+            assertThat(GroupRecordSerde.value(read)).as("%s", kafka[1]).isEqualTo(value);
+            assertThat(tombstone.isTombstone()).isTrue();
+            assertThat(GroupRecordSerde.key(tombstone)).isEqualTo(key);
+        }
+    }
+
+    @Test
+    void aMemberWithoutClassicProtocolsIsWrittenAsKafkasCoordinatorWritesIt() {
+        // Kafka writes a consumer-protocol member's ClassicMemberMetadata as a null tagged struct: its marker is an
+        // unsigned varint 0 (an untagged nullable struct's is the int8 -1).
+        CoordinatorRecord member = new CoordinatorRecord((short) 5, new ConsumerGroupMemberMetadataKeyData()
+                .setGroupId("g").setMemberId("m"), (short) 0, new ConsumerGroupMemberMetadataValueData()
+                .setClientId("c").setClientHost("h").setClassicMemberMetadata(null));
+        byte[] kafka = MessageUtil.toVersionPrefixedBytes((short) 0, new ConsumerGroupMemberMetadataValue()
+                .setClientId("c").setClientHost("h").setClassicMemberMetadata(null));
+
+        assertThat(GroupRecordSerde.value(member)).isEqualTo(kafka);
+        CoordinatorRecord read = GroupRecordSerde.read(ByteBuffer.wrap(GroupRecordSerde.key(member)),
+                ByteBuffer.wrap(kafka));
+        assertThat(((ConsumerGroupMemberMetadataValueData) read.value()).classicMemberMetadata()).isNull();
+    }
+
+    @Test
+    void recordsOfShareAndStreamsGroupsUnknownTypesAndNewerVersionsAreRefusedNamingThem() {
+        assertThatThrownBy(() -> GroupRecordSerde.read(ByteBuffer.wrap(new byte[] {0, 11, 0, 1, 'g'}), null))
+                .isInstanceOf(MessageParseException.class).hasMessageContaining("type 11 (a share group's)");
+        assertThatThrownBy(() -> GroupRecordSerde.read(ByteBuffer.wrap(new byte[] {0, 17, 0, 1, 'g'}), null))
+                .isInstanceOf(MessageParseException.class).hasMessageContaining("type 17 (a streams group's)");
+        assertThatThrownBy(() -> GroupRecordSerde.read(ByteBuffer.wrap(new byte[] {0, 99, 0, 1, 'g'}), null))
+                .isInstanceOf(MessageParseException.class).hasMessageContaining("type 99 (unknown)");
+
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ConsumerGroupMetadataKey().setGroupId("g"));
+        byte[] newer = MessageUtil.toVersionPrefixedBytes((short) 0, new ConsumerGroupMetadataValue().setEpoch(1));
+        newer[1] = 1;
+        assertThatThrownBy(() -> GroupRecordSerde.read(ByteBuffer.wrap(key), ByteBuffer.wrap(newer)))
+                .isInstanceOf(MessageParseException.class)
+                .hasMessageContaining("ConsumerGroupMetadataValue version 1 is not between 0 and 0");
+    }
+
+    private static ApiMessage[] record(ApiMessage key, ApiMessage value) {
+        return new ApiMessage[] {key, value};
+    }
+
+    private static org.apache.kafka.common.Uuid kafka(Uuid id) {
+        return new org.apache.kafka.common.Uuid(id.mostSignificantBits(), id.leastSignificantBits());
     }
 }

@@ -25,6 +25,12 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
         return records.size();
     }
 
+    /** Appends a record as another writer (Kafka) wrote it: its key and value bytes, the value null for a tombstone. */
+    void appendBytes(byte[] key, byte[] value) {
+        records.add(new ByteBuffer[] {ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value)});
+        producers.add(-1L);
+    }
+
     @Override
     public void append(List<CoordinatorRecord> batch) throws IOException {
         appendTransactional(batch, -1, (short) -1);

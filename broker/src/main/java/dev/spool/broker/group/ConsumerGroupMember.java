@@ -1,0 +1,89 @@
+package dev.spool.broker.group;
+
+import dev.spool.protocol.group.ConsumerGroupCurrentMemberAssignmentValueData;
+import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
+import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData.ClassicMemberMetadata;
+import java.util.List;
+
+/**
+ * A member of a consumer-protocol group (KIP-848): who it is and what it subscribes to (its ConsumerGroupMemberMetadata
+ * record), and where it is in reconciling its assignment (its ConsumerGroupCurrentMemberAssignment record): its epoch,
+ * the partitions it owns and those it must still revoke. Immutable: a change is a new member.
+ *
+ * @param classicMetadata the protocols of a member that joined with the classic protocol (a group being migrated),
+ *                        or null
+ */
+record ConsumerGroupMember(
+        String memberId,
+        String instanceId,
+        String rackId,
+        String clientId,
+        String clientHost,
+        List<String> subscribedTopicNames,
+        String subscribedTopicRegex,
+        int rebalanceTimeoutMs,
+        String serverAssignor,
+        ClassicMemberMetadata classicMetadata,
+        int memberEpoch,
+        int previousMemberEpoch,
+        MemberState state,
+        PartitionAssignment assigned,
+        PartitionAssignment pendingRevocation) {
+
+    /** The epoch of a member that left or was fenced (its current assignment's tombstone). */
+    static final int LEFT_EPOCH = -1;
+
+    /** A member known by its id only, before its records say more (compaction may reorder a member's records). */
+    static ConsumerGroupMember unknown(String memberId) {
+        return new ConsumerGroupMember(memberId, null, null, "", "", List.of(), null, -1, null, null, 0, 0,
+                MemberState.STABLE, PartitionAssignment.EMPTY, PartitionAssignment.EMPTY);
+    }
+
+    /** This member with the subscription and identity of its ConsumerGroupMemberMetadata record. */
+    ConsumerGroupMember withMetadata(ConsumerGroupMemberMetadataValueData metadata) {
+        return new ConsumerGroupMember(memberId, metadata.instanceId(), metadata.rackId(), metadata.clientId(),
+                metadata.clientHost(), List.copyOf(metadata.subscribedTopicNames()), metadata.subscribedTopicRegex(),
+                metadata.rebalanceTimeoutMs(), metadata.serverAssignor(), classicOrNull(metadata.classicMemberMetadata()),
+                memberEpoch, previousMemberEpoch, state, assigned, pendingRevocation);
+    }
+
+    /**
+     * The classic protocols of a member, or null for a consumer-protocol member. Kafka writes null for those; the
+     * field's default, which a record without the field reads as, is an empty struct, meaning the same.
+     */
+    private static ClassicMemberMetadata classicOrNull(ClassicMemberMetadata metadata) {
+        return metadata == null || metadata.equals(new ClassicMemberMetadata()) ? null : metadata;
+    }
+
+    /** This member with the epochs and partitions of its ConsumerGroupCurrentMemberAssignment record. */
+    ConsumerGroupMember withAssignment(ConsumerGroupCurrentMemberAssignmentValueData assignment) {
+        return withAssignment(assignment.memberEpoch(), assignment.previousMemberEpoch(),
+                MemberState.of(assignment.state()), ownedPartitions(assignment.assignedPartitions()),
+                ownedPartitions(assignment.partitionsPendingRevocation()));
+    }
+
+    ConsumerGroupMember withAssignment(int newEpoch, int newPreviousEpoch, MemberState newState,
+                                       PartitionAssignment newAssigned, PartitionAssignment newPendingRevocation) {
+        return new ConsumerGroupMember(memberId, instanceId, rackId, clientId, clientHost, subscribedTopicNames,
+                subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor, classicMetadata, newEpoch, newPreviousEpoch,
+                newState, newAssigned, newPendingRevocation);
+    }
+
+    /** This member as its current assignment's tombstone leaves it: epoch -1, owning nothing. */
+    ConsumerGroupMember withoutAssignment() {
+        return withAssignment(LEFT_EPOCH, LEFT_EPOCH, MemberState.STABLE, PartitionAssignment.EMPTY,
+                PartitionAssignment.EMPTY);
+    }
+
+    /** Whether the member uses the classic protocol inside a consumer group (a group being migrated). */
+    boolean usesClassicProtocol() {
+        return classicMetadata != null;
+    }
+
+    private static PartitionAssignment ownedPartitions(
+            List<ConsumerGroupCurrentMemberAssignmentValueData.TopicPartitions> partitions) {
+        return PartitionAssignment.of(partitions,
+                ConsumerGroupCurrentMemberAssignmentValueData.TopicPartitions::topicId,
+                ConsumerGroupCurrentMemberAssignmentValueData.TopicPartitions::partitions);
+    }
+}
