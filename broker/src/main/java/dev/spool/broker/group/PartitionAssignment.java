@@ -2,9 +2,11 @@ package dev.spool.broker.group;
 
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -37,6 +39,34 @@ final class PartitionAssignment {
             }
         }
         return partitions.isEmpty() ? EMPTY : new PartitionAssignment(freeze(partitions));
+    }
+
+    /** The partitions of {@code partitions}, by topic id; topics without any are left out. */
+    static PartitionAssignment of(Map<Uuid, ? extends Collection<Integer>> partitions) {
+        Map<Uuid, SortedSet<Integer>> copy = new TreeMap<>(PartitionAssignment::compare);
+        partitions.forEach((topicId, numbers) -> {
+            if (!numbers.isEmpty()) {
+                copy.put(topicId, new TreeSet<>(numbers));
+            }
+        });
+        return copy.isEmpty() ? EMPTY : new PartitionAssignment(freeze(copy));
+    }
+
+    /** The partition numbers of a topic, empty if none. */
+    SortedSet<Integer> partitions(Uuid topicId) {
+        return partitions.getOrDefault(topicId, Collections.emptySortedSet());
+    }
+
+    Set<Uuid> topicIds() {
+        return partitions.keySet();
+    }
+
+    int size() {
+        int size = 0;
+        for (SortedSet<Integer> numbers : partitions.values()) {
+            size += numbers.size();
+        }
+        return size;
     }
 
     boolean isEmpty() {
