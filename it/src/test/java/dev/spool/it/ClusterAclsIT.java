@@ -55,7 +55,7 @@ class ClusterAclsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = SpoolCluster.startWithSaslListener(3, "sasl.enabled.mechanisms=PLAIN",
+        cluster = SpoolCluster.startWithSaslListener(3, "sasl.enabled.mechanisms=PLAIN", "group.initial.rebalance.delay.ms=0",
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config=" + USERS,
                 "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
                 // Nodes speak PLAINTEXT to each other, as User:ANONYMOUS.

@@ -48,7 +48,7 @@ class ClusterIT {
 
     @Test
     void threeVotersAndABrokerFollowOneMetadataAndServeClientsThroughAnyNode() throws Exception {
-        try (SpoolCluster cluster = SpoolCluster.start(3, 1)) {
+        try (SpoolCluster cluster = SpoolCluster.start(3, 1, "group.initial.rebalance.delay.ms=0")) {
             for (String bootstrap : List.of("--bootstrap-server", "--bootstrap-controller")) {
                 String address = bootstrap.equals("--bootstrap-server") ? cluster.node(1).bootstrap()
                         : cluster.controller(2);
@@ -300,7 +300,8 @@ class ClusterIT {
     void controllerOnlyNodesServeBrokersThatFindThemThroughTheBootstrapServers() throws Exception {
         // A session far longer than the test: a broker gone from the cluster was fenced by its controlled
         // shutdown, not by a session that ran out.
-        try (SpoolCluster cluster = SpoolCluster.startSeparated(3, 2, "broker.session.timeout.ms=120000")) {
+        try (SpoolCluster cluster = SpoolCluster.startSeparated(3, 2, "broker.session.timeout.ms=120000",
+                "group.initial.rebalance.delay.ms=0")) {
             ExternalCommand.Result status = KafkaTool.run(METADATA_QUORUM, "--bootstrap-controller",
                     cluster.controllers(), "describe", "--status");
             assertThat(status.exitCode()).as(status.output()).isZero();

@@ -37,7 +37,7 @@ class CoordinatorFailoverIT {
     @Test
     void aGroupKeepsItsCommittedOffsetsWhenItsCoordinatorIsKilled() throws Exception {
         try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
-                "broker.heartbeat.interval.ms=500"); Admin admin = admin(cluster.bootstrap())) {
+                "broker.heartbeat.interval.ms=500", "group.initial.rebalance.delay.ms=0"); Admin admin = admin(cluster.bootstrap())) {
             ReplicatedTopics.create(admin, TOPIC, 6, 2);
             List<String> written = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "order", RECORDS);
 

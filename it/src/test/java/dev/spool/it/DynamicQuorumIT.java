@@ -56,7 +56,7 @@ class DynamicQuorumIT {
     void stopAll() throws Exception {
         for (SpoolProcess node : nodes) {
             if (node != null) {
-                node.stop();
+                node.kill();
             }
         }
         FileTrees.deleteRecursively(root);

@@ -21,7 +21,7 @@ final class GroupMemberProcess implements AutoCloseable {
     }
 
     static GroupMemberProcess start(String bootstrap, String topic, String group, String assignor) throws IOException {
-        List<String> command = JavaCommand.onThisClassPath(List.of("-Xmx128m"), GroupMemberMain.class.getName(),
+        List<String> command = JavaCommand.onThisClassPath(KafkaTool.jvmOptions("-Xmx128m"), GroupMemberMain.class.getName(),
                 List.of(bootstrap, topic, group, assignor));
         return new GroupMemberProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
     }

@@ -40,7 +40,7 @@ class KafkaAnswersIT {
     private static final long TIMEOUT_SECONDS = 60;
 
     @RegisterExtension
-    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess();
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess("group.initial.rebalance.delay.ms=0");
 
     private static String bootstrap() {
         return SPOOL.process().bootstrap();

@@ -128,8 +128,10 @@ class LeaderFailoverLoopIT {
                     + cluster.saveOutputs(Path.of("target", "leader-failover-nodes-" + System.currentTimeMillis())));
         }
         assertThat(producerWentOn)
-                .as("the producer goes on after %s: %s; each node's view of the partitions: %s; the nodes said:%n%s",
-                        what, producer.status(), views(cluster), cluster.warnings()).isTrue();
+                .as("the producer goes on after %s: %s; its own view: %s; each node's view of the partitions: %s; "
+                        + "the producer logged:%n%s%nthe nodes said:%n%s", what, producer.status(),
+                        producer.clientView(), views(cluster), ClientLog.last(NumberedProducer.CLIENT_ID, 30),
+                        cluster.warnings()).isTrue();
         long processed = consumer.processedCount();
         try {
             awaitTrue(() -> consumer.processedCount() > processed + 300, "the group reading on after " + what);

@@ -55,6 +55,7 @@ class OAuthBearerIT {
                 + unsigned(key.getPublicExponent()) + "\"}]}");
         broker = SpoolProcess.startIn(dir.resolve("data"),
                 "listeners=PLAINTEXT://127.0.0.1:0,UNSECURED://127.0.0.1:0,SIGNED://127.0.0.1:0",
+                "group.initial.rebalance.delay.ms=0",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,UNSECURED:SASL_SSL,SIGNED:SASL_SSL",
                 "sasl.enabled.mechanisms=OAUTHBEARER",
                 "listener.name.unsecured.oauthbearer.sasl.jaas.config=" + LOGIN_MODULE + " required "

@@ -155,7 +155,10 @@ final class ReplicatedTopics {
         return acknowledged;
     }
 
-    /** Every value of {@code topic} from its earliest offsets, waiting until {@code expected} were read. */
+    /**
+     * Every value of {@code topic} from its earliest offsets to its end offsets (taken first), waiting until
+     * {@code expected} were read: a duplicate in the log is read for certain.
+     */
     static List<String> readAll(String bootstrap, String topic, int expected) {
         List<String> read = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
@@ -166,17 +169,18 @@ final class ReplicatedTopics {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.currentTimeMillis() + MetadataQuorumTool.AWAIT_MS;
-            while (read.size() < expected && System.currentTimeMillis() < deadline) {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while ((read.size() < expected || !atEnd(consumer, ends)) && System.currentTimeMillis() < deadline) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
                     read.add(record.value());
                 }
             }
-            // Anything more would be a duplicate: a last poll finds none.
-            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(1))) {
-                read.add(record.value());
-            }
         }
         return read;
+    }
+
+    private static boolean atEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue());
     }
 
     /**

@@ -67,6 +67,7 @@ class SaslPlainIT {
         Path server = certificates.signed("server", "CN=localhost", "ip:127.0.0.1,dns:localhost");
         broker = SpoolProcess.startIn(dir.resolve("data"),
                 "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                "group.initial.rebalance.delay.ms=0",
                 "sasl.enabled.mechanisms=PLAIN",
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config=" + USERS,
                 "listener.name.sasl_ssl.plain.sasl.jaas.config=" + USERS,

@@ -56,7 +56,7 @@ class SaslScramIT {
 
     private static SpoolProcess startBroker() throws Exception {
         return SpoolProcess.startIn(dir.resolve("data"),
-                "listeners=PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+                "listeners=PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0", "group.initial.rebalance.delay.ms=0",
                 "sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512",
                 "ssl.keystore.type=PKCS12", "ssl.keystore.location=" + server,
                 "ssl.keystore.password=" + TestCertificates.PASSWORD);

@@ -57,8 +57,13 @@ final class SecureClients {
 
     /** Null when an admin client with {@code settings} gets DescribeCluster answered, else the cause it failed with. */
     static Throwable describeClusterFailure(Map<String, Object> settings) {
-        try (Admin admin = Admin.create(with(settings, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
+        return describeClusterFailure(settings, 15_000);
+    }
+
+    /** As {@link #describeClusterFailure(Map)}, giving up after {@code apiTimeoutMs}: for a refusal that is certain. */
+    static Throwable describeClusterFailure(Map<String, Object> settings, int apiTimeoutMs) {
+        try (Admin admin = Admin.create(with(settings, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, apiTimeoutMs,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(10_000, apiTimeoutMs * 2 / 3)))) {
             Throwable failure = catchThrowable(() -> admin.describeCluster().nodes().get(20, TimeUnit.SECONDS));
             return failure == null || failure.getCause() == null ? failure : failure.getCause();
         }

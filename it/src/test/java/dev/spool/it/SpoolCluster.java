@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,6 +28,12 @@ public final class SpoolCluster implements AutoCloseable {
 
     private final Path root;
     private final List<Integer> controllerPorts;
+    /**
+     * Each node's client listener port (PLAINTEXT; SASL_PLAINTEXT the next one), the same after a restart, as a real
+     * broker's: a client's bootstrap servers stay valid, and Kafka's clients rebootstrap from them when every node
+     * they knew is gone.
+     */
+    private final List<Integer> clientPorts;
     private final List<String> extraSettings;
     private final SpoolProcess[] nodes;
     /** Whether the voters are controllers only, and the brokers find them through the bootstrap servers. */
@@ -33,10 +41,11 @@ public final class SpoolCluster implements AutoCloseable {
     /** Whether each broker has a SASL_PLAINTEXT listener for clients beside PLAINTEXT (settings name its users). */
     private final boolean saslListener;
 
-    private SpoolCluster(Path root, List<Integer> controllerPorts, int brokerOnly, boolean separated,
-                         boolean saslListener, List<String> extraSettings) {
+    private SpoolCluster(Path root, List<Integer> controllerPorts, List<Integer> clientPorts, int brokerOnly,
+                         boolean separated, boolean saslListener, List<String> extraSettings) {
         this.root = root;
         this.controllerPorts = controllerPorts;
+        this.clientPorts = clientPorts;
         this.extraSettings = extraSettings;
         this.separated = separated;
         this.saslListener = saslListener;
@@ -75,16 +84,12 @@ public final class SpoolCluster implements AutoCloseable {
 
     private static SpoolCluster start(int voters, int brokerOnly, boolean separated, boolean saslListener,
                                       String... settings) throws Exception {
-        List<Integer> ports = new ArrayList<>();
-        while (ports.size() < voters) {
-            int port = freePortPair();
-            if (!ports.contains(port) && !ports.contains(port + 1) && !ports.contains(port - 1)) {
-                ports.add(port);
-            }
-        }
-        SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, brokerOnly,
-                separated, saslListener, List.of(settings));
+        Set<Integer> taken = new HashSet<>();
+        List<Integer> ports = distinctPortRuns(voters, 2, taken);
         int size = voters + brokerOnly;
+        List<Integer> clientPorts = distinctPortRuns(size, saslListener ? 2 : 1, taken);
+        SpoolCluster cluster = new SpoolCluster(Files.createTempDirectory("spool-cluster-"), ports, clientPorts,
+                brokerOnly, separated, saslListener, List.of(settings));
         try {
             ExecutorService starters = Executors.newFixedThreadPool(size);
             try {
@@ -106,6 +111,23 @@ public final class SpoolCluster implements AutoCloseable {
         }
     }
 
+    /** {@code count} runs of {@code length} consecutive fixed ports, none in {@code taken}, which gains them. */
+    private static List<Integer> distinctPortRuns(int count, int length, Set<Integer> taken) throws IOException {
+        List<Integer> runs = new ArrayList<>();
+        while (runs.size() < count) {
+            int first = FixedPorts.consecutive(length);
+            List<Integer> run = new ArrayList<>();
+            for (int port = first; port < first + length; port++) {
+                run.add(port);
+            }
+            if (run.stream().noneMatch(taken::contains)) {
+                taken.addAll(run);
+                runs.add(first);
+            }
+        }
+        return runs;
+    }
+
     /**
      * A port free now whose next port is free too (the Raft port beside the controller port), below the ephemeral
      * range: a restarted node binds both again.
@@ -118,7 +140,9 @@ public final class SpoolCluster implements AutoCloseable {
         boolean voter = isVoter(nodeId);
         String roles = !voter ? "broker" : separated ? "controller" : "broker,controller";
         String controllerListener = voter ? "CONTROLLER://127.0.0.1:" + controllerPorts.get(nodeId - 1) : "";
-        String clientListeners = "PLAINTEXT://127.0.0.1:0" + (saslListener ? ",SASL_PLAINTEXT://127.0.0.1:0" : "");
+        int clientPort = clientPorts.get(nodeId - 1);
+        String clientListeners = "PLAINTEXT://127.0.0.1:" + clientPort
+                + (saslListener ? ",SASL_PLAINTEXT://127.0.0.1:" + (clientPort + 1) : "");
         String listeners = separated && voter ? controllerListener
                 : clientListeners + (voter ? "," + controllerListener : "");
         String quorum = separated && !voter ? "controller.quorum.bootstrap.servers=" + controllers()
@@ -231,11 +255,16 @@ public final class SpoolCluster implements AutoCloseable {
         return root.resolve("node-" + nodeId);
     }
 
+    /**
+     * Kills every node (SIGKILL) and deletes the data. Not stopped one by one: nothing is checked after a test, and
+     * clean shutdowns in a row, each leaving a quorum that the next one leaves too, cost seconds per cluster.
+     * Clean shutdown has tests of its own.
+     */
     @Override
     public void close() throws IOException, InterruptedException {
         for (SpoolProcess node : nodes) {
             if (node != null) {
-                node.stop();
+                node.kill();
             }
         }
         FileTrees.deleteRecursively(root);

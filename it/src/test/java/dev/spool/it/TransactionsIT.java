@@ -46,7 +46,7 @@ class TransactionsIT {
     /** Open transactions are checked for their timeout every half second, not every 10 s. */
     @RegisterExtension
     static final SharedSpoolProcess SPOOL = new SharedSpoolProcess(
-            "transaction.abort.timed.out.transaction.cleanup.interval.ms=500");
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms=500", "group.initial.rebalance.delay.ms=0");
 
     private static String bootstrap() {
         return SPOOL.process().bootstrap();

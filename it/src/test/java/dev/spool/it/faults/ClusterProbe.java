@@ -108,7 +108,7 @@ public final class ClusterProbe {
             if (everyReplicaInSync(topics)) {
                 return true;
             }
-            Thread.sleep(500);
+            Thread.sleep(200);
         }
         return false;
     }

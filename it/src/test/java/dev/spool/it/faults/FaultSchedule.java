@@ -56,7 +56,7 @@ public final class FaultSchedule {
             FaultKind kind = steps.size() < order.size() ? order.get(steps.size()) : kinds.get(random.nextInt(kinds.size()));
             FaultStep step = new FaultStep(steps.size() + 1, kind, FaultTarget.values()[random.nextInt(FaultTarget.values().length)],
                     random.nextInt(partitions), random.nextLong() & Long.MAX_VALUE, holdMs(kind, random, sessionTimeoutMs),
-                    1_000 + random.nextInt(3_000));
+                    500 + random.nextInt(1_500));
             steps.add(step);
             estimateMs += step.holdMs() + step.quietMs() + (kind.stopsProcesses() ? RESTART_ESTIMATE_MS : 2_000);
         }

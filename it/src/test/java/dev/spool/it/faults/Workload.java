@@ -96,7 +96,7 @@ final class Workload {
         while (System.nanoTime() < deadline && !(reached(reader.nextOffsets(), ends)
                 && reached(last.nextOffsets(), ends) && reached(groupCommitted(), ends)
                 && copierReached(ends))) {
-            Thread.sleep(500);
+            Thread.sleep(200);
         }
         String missing = (reached(reader.nextOffsets(), ends) ? "" : "reader at " + reader.nextOffsets() + "; ")
                 + (reached(last.nextOffsets(), ends) ? "" : "final reader at " + last.nextOffsets() + "; ")
@@ -125,7 +125,7 @@ final class Workload {
         last.start();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (System.nanoTime() < deadline && !reached(last.nextOffsets(), ends)) {
-            Thread.sleep(500);
+            Thread.sleep(200);
         }
         String missing = reached(last.nextOffsets(), ends) ? "" : "copies reader at " + last.nextOffsets();
         last.stop();

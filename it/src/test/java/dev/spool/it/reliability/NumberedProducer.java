@@ -21,6 +21,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class NumberedProducer implements AutoCloseable {
 
+    /** The client id, which marks the producer's lines in the tests' client log. */
+    public static final String CLIENT_ID = "numbered-producer";
+    /** The client's own counts that tell a stalled producer's story. */
+    private static final java.util.Set<String> WATCHED_METRICS = java.util.Set.of("record-send-total",
+            "record-retry-total", "record-error-total", "requests-in-flight", "metadata-age", "buffer-available-bytes");
+
     private final KafkaProducer<String, String> producer;
     private final String topic;
     private final int keys;
@@ -44,14 +50,15 @@ public final class NumberedProducer implements AutoCloseable {
         this.topic = topic;
         this.keys = keys;
         this.recordsPerSecond = recordsPerSecond;
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5,
-                ProducerConfig.LINGER_MS_CONFIG, 2,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000,
-                ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000),
+        this.producer = new KafkaProducer<>(Map.ofEntries(Map.entry(ProducerConfig.CLIENT_ID_CONFIG, CLIENT_ID),
+                Map.entry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                Map.entry(ProducerConfig.ACKS_CONFIG, "all"), Map.entry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                Map.entry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5),
+                Map.entry(ProducerConfig.LINGER_MS_CONFIG, 2),
+                Map.entry(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000),
+                Map.entry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000),
+                Map.entry(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200),
+                Map.entry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 120_000)),
                 new StringSerializer(), new StringSerializer());
         for (int k = 0; k < keys; k++) {
             acked.put(key(k), new ConcurrentSkipListSet<>());
@@ -119,6 +126,19 @@ public final class NumberedProducer implements AutoCloseable {
     public String status() {
         return ackedCount.get() + " acknowledged, " + failed.get() + " failed" + (firstFailure.get() == null ? ""
                 : ", first failure: " + firstFailure.get());
+    }
+
+    /** The client's own side, for a failure message: the node it sends each partition to, and its counts. */
+    public String clientView() {
+        StringBuilder view = new StringBuilder("sends partitions to");
+        producer.partitionsFor(topic).forEach(partition -> view.append(' ').append(partition.partition()).append("->")
+                .append(partition.leader() == null ? "none" : Integer.toString(partition.leader().id())));
+        producer.metrics().forEach((name, metric) -> {
+            if (name.group().equals("producer-metrics") && WATCHED_METRICS.contains(name.name())) {
+                view.append("; ").append(name.name()).append(' ').append(metric.metricValue());
+            }
+        });
+        return view.toString();
     }
 
     /** The acknowledged numbers per key, copied. */
