@@ -13,13 +13,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A group member in its own JVM, so a test can kill it with SIGKILL (no LeaveGroup, no goodbye):
- * {@code GroupMemberMain BOOTSTRAP TOPIC GROUP ASSIGNOR_CLASS}. Subscribes, polls, commits after each
+ * {@code GroupMemberMain BOOTSTRAP TOPIC GROUP ASSIGNOR_CLASS}, or {@code consumer} for KIP-848's protocol. Subscribes, polls, commits after each
  * non-empty poll, and prints {@code ASSIGNMENT p,q,...} whenever its partitions change. Exits when
  * its standard input closes (the test JVM went away).
  */
 public final class GroupMemberMain {
 
     static final int SESSION_TIMEOUT_MS = 3000;
+    /** In place of an assignor class: the member uses the consumer group protocol (group.protocol=consumer). */
+    static final String CONSUMER_PROTOCOL = "consumer";
 
     private GroupMemberMain() {
     }
@@ -28,9 +30,14 @@ public final class GroupMemberMain {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, args[2]);
-        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, args[3]);
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(SESSION_TIMEOUT_MS));
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "300");
+        if (args[3].equals(CONSUMER_PROTOCOL)) {
+            // KIP-848: the coordinator assigns and sets the session and heartbeat timings.
+            props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, CONSUMER_PROTOCOL);
+        } else {
+            props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, args[3]);
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(SESSION_TIMEOUT_MS));
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "300");
+        }
         props.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "20000");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

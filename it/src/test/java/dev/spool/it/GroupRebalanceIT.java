@@ -32,7 +32,10 @@ class GroupRebalanceIT {
 
     @BeforeAll
     static void start() throws Exception {
-        spool = SpoolProcess.start("group.initial.rebalance.delay.ms=0", "group.min.session.timeout.ms=1000");
+        spool = SpoolProcess.start("group.initial.rebalance.delay.ms=0", "group.min.session.timeout.ms=1000",
+                "group.coordinator.rebalance.protocols=classic,consumer",
+                "group.consumer.session.timeout.ms=" + GroupMemberMain.SESSION_TIMEOUT_MS,
+                "group.consumer.heartbeat.interval.ms=300");
         admin = GroupClients.admin(spool.bootstrap());
     }
 
@@ -49,7 +52,7 @@ class GroupRebalanceIT {
     @ParameterizedTest
     @ValueSource(strings = {"org.apache.kafka.clients.consumer.RangeAssignor",
         "org.apache.kafka.clients.consumer.RoundRobinAssignor",
-        "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"})
+        "org.apache.kafka.clients.consumer.CooperativeStickyAssignor", GroupMemberMain.CONSUMER_PROTOCOL})
     void partitionsHaveOneOwnerAndMoveWhenAMemberDiesOrJoins(String assignor) throws Exception {
         String name = assignor.substring(assignor.lastIndexOf('.') + 1).toLowerCase();
         String topic = "rebalance-" + name;
@@ -61,8 +64,11 @@ class GroupRebalanceIT {
                 members.add(GroupMemberProcess.start(spool.bootstrap(), topic, group, assignor));
             }
             awaitAssignment(members, sizes -> sizes.equals(List.of(2, 2, 2)), 60_000);
-            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-            assertThat(described.members()).hasSize(3);
+            if (!assignor.equals(GroupMemberMain.CONSUMER_PROTOCOL)) { // ConsumerGroupDescribe is not served yet
+                ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all().get()
+                        .get(group);
+                assertThat(described.members()).hasSize(3);
+            }
 
             GroupMemberProcess victim = members.remove(0);
             victim.kill();

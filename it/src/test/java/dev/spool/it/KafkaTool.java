@@ -22,10 +22,12 @@ public final class KafkaTool {
 
     /**
      * Options for a short-lived client JVM: {@code heap}, and a quick start as bin/spool's (the C1 compiler only, the
-     * serial collector, no perf data file): a CI run starts about 150 of them on two cores.
+     * serial collector, no perf data file): a CI run starts about 150 of them on two cores. Its Kafka client logs
+     * nothing: the tests' simplelogger.properties would send it to the file the test JVM writes.
      */
     static List<String> jvmOptions(String heap) {
-        return List.of(heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+        return List.of(heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+                "-Dorg.slf4j.simpleLogger.logFile=System.err", "-Dorg.slf4j.simpleLogger.defaultLogLevel=off");
     }
 
     public static ExternalCommand.Result run(String mainClass, String... args) throws IOException, InterruptedException {

@@ -7,6 +7,7 @@ import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.AddOffsetsToTxnRequestData;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
 import dev.spool.protocol.message.EndTxnRequestData;
 import dev.spool.protocol.message.HeartbeatRequestData;
 import dev.spool.protocol.message.InitProducerIdRequestData;
@@ -155,6 +156,10 @@ public final class ApiAuthorization implements ApiHandler {
                 groupRead(access, ((HeartbeatRequestData) request).groupId()));
         rules.put(ApiKey.LEAVE_GROUP, (context, access, request) ->
                 groupRead(access, ((LeaveGroupRequestData) request).groupId()));
+        // Its subscribed topics are checked by the handler: TOPIC_AUTHORIZATION_FAILED for one not DESCRIBE-able.
+        rules.put(ApiKey.CONSUMER_GROUP_HEARTBEAT, (context, access, request) ->
+                groupRead(access, ((ConsumerGroupHeartbeatRequestData) request).groupId()));
+        rules.put(ApiKey.CONSUMER_GROUP_DESCRIBE, HANDLER_CHECKS); // DESCRIBE on each group
 
         rules.put(ApiKey.INIT_PRODUCER_ID, (context, access, request) -> {
             String transactionalId = ((InitProducerIdRequestData) request).transactionalId();

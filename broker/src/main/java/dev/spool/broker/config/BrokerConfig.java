@@ -187,6 +187,22 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_MAX_SIZE = ConfigKey.integer("group.max.size", Integer.MAX_VALUE,
             "The most members a classic group may have.")
             .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<String> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = ConfigKey.list(
+            "group.coordinator.rebalance.protocols", "classic",
+            "The group protocols the coordinator serves: classic (JoinGroup, SyncGroup, Heartbeat) and consumer "
+                    + "(KIP-848's ConsumerGroupHeartbeat, for clients with group.protocol=consumer). Kafka's default "
+                    + "has consumer too; Spool's will once its consumer protocol is complete.")
+            .validatedBy(ConfigValidator.listOf("classic", "consumer"));
+    public static final ConfigKey<Integer> GROUP_CONSUMER_SESSION_TIMEOUT_MS = ConfigKey.integer(
+            "group.consumer.session.timeout.ms", 45000,
+            "How long a consumer-protocol member may go without a heartbeat before it leaves its group.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = ConfigKey.integer(
+            "group.consumer.heartbeat.interval.ms", 5000, "How often a consumer-protocol member is told to heartbeat.")
+            .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<Integer> GROUP_CONSUMER_MAX_SIZE = ConfigKey.integer("group.consumer.max.size",
+            Integer.MAX_VALUE, "The most members a consumer-protocol group may have.")
+            .validatedBy(ConfigValidator.atLeast(1));
 
     public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_NUM_PARTITIONS = ConfigKey.integer(
             "transaction.state.log.num.partitions", 50,
@@ -341,6 +357,8 @@ public final class BrokerConfig {
             OFFSETS_TOPIC_NUM_PARTITIONS, OFFSETS_TOPIC_REPLICATION_FACTOR, OFFSETS_TOPIC_SEGMENT_BYTES,
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
+            GROUP_COORDINATOR_REBALANCE_PROTOCOLS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+            GROUP_CONSUMER_MAX_SIZE,
             GROUP_COORDINATOR_THREADS, TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
             TRANSACTION_STATE_LOG_MIN_ISR, TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS,
             TRANSACTIONAL_ID_EXPIRATION_MS, TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,

@@ -71,6 +71,30 @@ public interface ConfigValidator<T> {
         };
     }
 
+    /** A comma-separated list of the given strings, compared ignoring case, at least one. */
+    static ConfigValidator<String> listOf(String... allowed) {
+        ConfigValidator<String> element = oneOf(allowed);
+        return new ConfigValidator<>() {
+            @Override
+            public String problem(String value) {
+                if (value.isBlank()) {
+                    return "must name at least one of " + String.join(", ", allowed);
+                }
+                for (String item : value.split(",")) {
+                    if (element.problem(item) != null) {
+                        return "'" + item.trim() + "' is not " + element.describe();
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public String describe() {
+                return "a list of " + String.join(", ", allowed);
+            }
+        };
+    }
+
     /**
      * Only {@code allowed} (compared ignoring case and surrounding spaces): for a setting whose other values ask
      * for something Spool does not have, where going on without it would be less safe than not starting.

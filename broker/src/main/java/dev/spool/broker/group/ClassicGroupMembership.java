@@ -81,6 +81,10 @@ final class ClassicGroupMembership {
                 || data.sessionTimeoutMs() > settings.maxSessionTimeoutMs()) {
             return joinError(Errors.INVALID_SESSION_TIMEOUT, memberId);
         }
+        if (shard.consumerGroup(groupId, false) != null) {
+            // A consumer-protocol group (KIP-848) of that id: classic members cannot join it (yet: no migration).
+            return joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, memberId);
+        }
         ClassicGroup group = shard.group(groupId);
         if (group == null) {
             if (!memberId.isEmpty()) {

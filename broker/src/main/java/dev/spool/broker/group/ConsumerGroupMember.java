@@ -4,14 +4,16 @@ import dev.spool.protocol.group.ConsumerGroupCurrentMemberAssignmentValueData;
 import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
 import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData.ClassicMemberMetadata;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * A member of a consumer-protocol group (KIP-848): who it is and what it subscribes to (its ConsumerGroupMemberMetadata
- * record), and where it is in reconciling its assignment (its ConsumerGroupCurrentMemberAssignment record): its epoch,
+ * record; its topic names sorted, as a set), and where it is in reconciling its assignment (its ConsumerGroupCurrentMemberAssignment record): its epoch,
  * the partitions it owns and those it must still revoke. Immutable: a change is a new member.
  *
- * @param classicMetadata the protocols of a member that joined with the classic protocol (a group being migrated),
- *                        or null
+ * @param classicMetadata  the protocols of a member that joined with the classic protocol (a group being migrated),
+ *                         or null
+ * @param assignmentEpochs the epoch at which each partition in {@code assigned} was given (KIP-1251)
  */
 record ConsumerGroupMember(
         String memberId,
@@ -28,7 +30,8 @@ record ConsumerGroupMember(
         int previousMemberEpoch,
         MemberState state,
         PartitionAssignment assigned,
-        PartitionAssignment pendingRevocation) {
+        PartitionAssignment pendingRevocation,
+        AssignmentEpochs assignmentEpochs) {
 
     /** The epoch of a member that left or was fenced (its current assignment's tombstone). */
     static final int LEFT_EPOCH = -1;
@@ -36,15 +39,16 @@ record ConsumerGroupMember(
     /** A member known by its id only, before its records say more (compaction may reorder a member's records). */
     static ConsumerGroupMember unknown(String memberId) {
         return new ConsumerGroupMember(memberId, null, null, "", "", List.of(), null, -1, null, null, 0, 0,
-                MemberState.STABLE, PartitionAssignment.EMPTY, PartitionAssignment.EMPTY);
+                MemberState.STABLE, PartitionAssignment.EMPTY, PartitionAssignment.EMPTY, AssignmentEpochs.EMPTY);
     }
 
     /** This member with the subscription and identity of its ConsumerGroupMemberMetadata record. */
     ConsumerGroupMember withMetadata(ConsumerGroupMemberMetadataValueData metadata) {
         return new ConsumerGroupMember(memberId, metadata.instanceId(), metadata.rackId(), metadata.clientId(),
-                metadata.clientHost(), List.copyOf(metadata.subscribedTopicNames()), metadata.subscribedTopicRegex(),
+                metadata.clientHost(), List.copyOf(new TreeSet<>(metadata.subscribedTopicNames())),
+                metadata.subscribedTopicRegex(),
                 metadata.rebalanceTimeoutMs(), metadata.serverAssignor(), classicOrNull(metadata.classicMemberMetadata()),
-                memberEpoch, previousMemberEpoch, state, assigned, pendingRevocation);
+                memberEpoch, previousMemberEpoch, state, assigned, pendingRevocation, assignmentEpochs);
     }
 
     /**
@@ -55,24 +59,37 @@ record ConsumerGroupMember(
         return metadata == null || metadata.equals(new ClassicMemberMetadata()) ? null : metadata;
     }
 
-    /** This member with the epochs and partitions of its ConsumerGroupCurrentMemberAssignment record. */
+    /**
+     * This member with the epochs and partitions of its ConsumerGroupCurrentMemberAssignment record. A partition
+     * without an assignment epoch (a record of Kafka before 4.3) counts as given at the member's epoch.
+     */
     ConsumerGroupMember withAssignment(ConsumerGroupCurrentMemberAssignmentValueData assignment) {
+        AssignmentEpochs.Builder epochs = new AssignmentEpochs.Builder();
+        for (ConsumerGroupCurrentMemberAssignmentValueData.TopicPartitions owned : assignment.assignedPartitions()) {
+            List<Integer> given = owned.assignmentEpochs();
+            for (int i = 0; i < owned.partitions().size(); i++) {
+                boolean known = given != null && given.size() == owned.partitions().size();
+                epochs.put(owned.topicId(), owned.partitions().get(i),
+                        known ? given.get(i) : assignment.memberEpoch());
+            }
+        }
         return withAssignment(assignment.memberEpoch(), assignment.previousMemberEpoch(),
                 MemberState.of(assignment.state()), ownedPartitions(assignment.assignedPartitions()),
-                ownedPartitions(assignment.partitionsPendingRevocation()));
+                ownedPartitions(assignment.partitionsPendingRevocation()), epochs.build());
     }
 
     ConsumerGroupMember withAssignment(int newEpoch, int newPreviousEpoch, MemberState newState,
-                                       PartitionAssignment newAssigned, PartitionAssignment newPendingRevocation) {
+                                       PartitionAssignment newAssigned, PartitionAssignment newPendingRevocation,
+                                       AssignmentEpochs newAssignmentEpochs) {
         return new ConsumerGroupMember(memberId, instanceId, rackId, clientId, clientHost, subscribedTopicNames,
                 subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor, classicMetadata, newEpoch, newPreviousEpoch,
-                newState, newAssigned, newPendingRevocation);
+                newState, newAssigned, newPendingRevocation, newAssignmentEpochs);
     }
 
     /** This member as its current assignment's tombstone leaves it: epoch -1, owning nothing. */
     ConsumerGroupMember withoutAssignment() {
         return withAssignment(LEFT_EPOCH, LEFT_EPOCH, MemberState.STABLE, PartitionAssignment.EMPTY,
-                PartitionAssignment.EMPTY);
+                PartitionAssignment.EMPTY, AssignmentEpochs.EMPTY);
     }
 
     /** Whether the member uses the classic protocol inside a consumer group (a group being migrated). */

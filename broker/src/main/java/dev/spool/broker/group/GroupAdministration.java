@@ -7,6 +7,7 @@ import dev.spool.protocol.message.DescribeGroupsResponseData.DescribedGroupMembe
 import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -21,6 +22,8 @@ final class GroupAdministration {
     private static final short FIRST_GROUP_NOT_FOUND_VERSION = 6;
     /** Every classic group is of type "classic", whatever its protocol type (KIP-1043). */
     static final String CLASSIC_TYPE = "classic";
+    /** The type (and protocol type) of a consumer-protocol group (KIP-848). */
+    static final String CONSUMER_TYPE = "consumer";
     /** authorizedOperations when the client did not ask for them. */
     private static final int OPERATIONS_NOT_REQUESTED = Integer.MIN_VALUE;
 
@@ -58,23 +61,34 @@ final class GroupAdministration {
                 .setMembers(members);
     }
 
-    /** The shard's groups in any of {@code states} (all when empty), of any of {@code types} (all when empty). */
-    static List<ListedGroup> list(GroupCoordinatorShard shard, Set<GroupState> states, Set<String> types) {
+    /**
+     * The shard's groups, classic and consumer-protocol, in any of {@code states} (display names in lower case; all
+     * when empty), of any of {@code types} (all when empty).
+     */
+    static List<ListedGroup> list(GroupCoordinatorShard shard, Set<String> states, Set<String> types) {
         List<ListedGroup> listed = new ArrayList<>();
-        if (!types.isEmpty() && !types.contains(CLASSIC_TYPE)) {
-            return listed;
-        }
-        for (ClassicGroup group : shard.groups()) {
-            if (group.isIn(GroupState.DEAD) || (!states.isEmpty() && !states.contains(group.state()))) {
-                continue;
+        if (types.isEmpty() || types.contains(CLASSIC_TYPE)) {
+            for (ClassicGroup group : shard.groups()) {
+                if (!group.isIn(GroupState.DEAD) && matches(states, group.state().displayName())) {
+                    listed.add(new ListedGroup().setGroupId(group.groupId())
+                            .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
+                            .setGroupState(group.state().displayName()).setGroupType(CLASSIC_TYPE));
+                }
             }
-            listed.add(new ListedGroup()
-                    .setGroupId(group.groupId())
-                    .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
-                    .setGroupState(group.state().displayName())
-                    .setGroupType(CLASSIC_TYPE));
+        }
+        if (types.isEmpty() || types.contains(CONSUMER_TYPE)) {
+            for (ConsumerGroup group : shard.consumerGroups()) {
+                if (matches(states, group.state().displayName())) {
+                    listed.add(new ListedGroup().setGroupId(group.groupId()).setProtocolType(CONSUMER_TYPE)
+                            .setGroupState(group.state().displayName()).setGroupType(CONSUMER_TYPE));
+                }
+            }
         }
         return listed;
+    }
+
+    private static boolean matches(Set<String> states, String state) {
+        return states.isEmpty() || states.contains(state.toLowerCase(Locale.ROOT));
     }
 
     /** Deletes an empty group and its offsets: tombstones for each, appended before the answer. */

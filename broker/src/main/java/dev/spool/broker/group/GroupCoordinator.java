@@ -57,6 +57,11 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
                 shard -> shard.offsetCommits().expireOffsets());
     }
 
+    /** Whether the consumer group protocol (KIP-848) is served: ConsumerGroupHeartbeat is then advertised. */
+    public boolean servesConsumerProtocol() {
+        return settings.consumer().enabled();
+    }
+
     /** The partition of {@code __consumer_offsets} that holds a group. */
     public int partitionFor(String groupId) {
         TopicImage topic = metadata.image().topic(TOPIC);
@@ -121,7 +126,7 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         }
         runtime.followLeadership(TOPIC, previous, current, partitions, (index, partition, epoch, timer) ->
                 new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock), timer,
-                        clock::nowMs, settings));
+                        clock::nowMs, settings, name -> metadata.image().topic(name)));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.spool.broker.group;
 import dev.spool.broker.DeliberateFault;
 import dev.spool.broker.coordinator.CoordinatorShard;
 import dev.spool.broker.coordinator.CoordinatorTimer;
+import dev.spool.broker.metadata.TopicImage;
 import dev.spool.broker.partition.LeadershipMovedException;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.group.GroupMetadataKeyData;
@@ -16,6 +17,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,16 +47,27 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
     /** Offsets committed in a producer's open transaction (TxnOffsetCommit): they count once it commits. */
     private final Map<Long, List<CoordinatorRecord>> transactionalOffsets = new HashMap<>();
     private final ClassicGroupMembership membership;
+    private final Function<String, TopicImage> topics;
+    private final ConsumerGroupHeartbeats consumerHeartbeats;
     private final OffsetCommits offsetCommits;
 
+    /** A shard whose consumer groups find no topics (tests of classic groups and offsets). */
     GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
                           GroupSettings settings) {
+        this(partition, log, timer, clockMs, settings, name -> null);
+    }
+
+    /** A shard whose consumer groups look their subscribed topics up with {@code topics} (the metadata image). */
+    GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
+                          GroupSettings settings, Function<String, TopicImage> topics) {
         this.partition = partition;
         this.log = log;
         this.timer = timer;
         this.clockMs = clockMs;
         this.settings = settings;
         this.membership = new ClassicGroupMembership(this);
+        this.topics = topics;
+        this.consumerHeartbeats = new ConsumerGroupHeartbeats(this, topics);
         this.offsetCommits = new OffsetCommits(this);
     }
 
@@ -84,6 +97,9 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         for (ClassicGroup group : groups.values()) {
             membership.onLoaded(group);
         }
+        for (ConsumerGroup group : consumerGroups.values()) {
+            consumerHeartbeats.onLoaded(group);
+        }
         if (!groups.isEmpty() || !consumerGroups.isEmpty()) {
             LOG.info("Loaded __consumer_offsets-{}: {} groups, {} committed offsets in {} ms", partition,
                     groups.size() + consumerGroups.size(), offsets.size(), clockMs.getAsLong() - startMs);
@@ -98,6 +114,15 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
 
     ClassicGroupMembership membership() {
         return membership;
+    }
+
+    /** The topic as the metadata has it now, or null. */
+    TopicImage topic(String name) {
+        return topics.apply(name);
+    }
+
+    ConsumerGroupHeartbeats consumerHeartbeats() {
+        return consumerHeartbeats;
     }
 
     OffsetCommits offsetCommits() {
@@ -122,6 +147,10 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
 
     Collection<ClassicGroup> groups() {
         return groups.values();
+    }
+
+    Collection<ConsumerGroup> consumerGroups() {
+        return consumerGroups.values();
     }
 
     OffsetStore offsets() {

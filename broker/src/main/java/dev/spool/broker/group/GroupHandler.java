@@ -8,6 +8,10 @@ import dev.spool.broker.security.acl.AclOperation;
 import dev.spool.broker.security.acl.ResourceType;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ApiKey;
+import dev.spool.protocol.message.ConsumerGroupDescribeRequestData;
+import dev.spool.protocol.message.ConsumerGroupDescribeResponseData;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
 import dev.spool.protocol.message.DeleteGroupsRequestData;
 import dev.spool.protocol.message.DeleteGroupsResponseData;
 import dev.spool.protocol.message.DeleteGroupsResponseData.DeletableGroupResult;
@@ -25,6 +29,7 @@ import dev.spool.protocol.message.ListGroupsResponseData;
 import dev.spool.protocol.message.ListGroupsResponseData.ListedGroup;
 import dev.spool.protocol.message.SyncGroupRequestData;
 import dev.spool.protocol.message.SyncGroupResponseData;
+import dev.spool.protocol.types.Uuid;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -34,8 +39,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The classic group APIs: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, DescribeGroups, ListGroups and
- * DeleteGroups, each handed to the {@link GroupCoordinator} shard of its group. Thread-safe; never
+ * The group APIs: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, DescribeGroups, ListGroups and DeleteGroups, and
+ * ConsumerGroupHeartbeat and ConsumerGroupDescribe where the consumer protocol is served, each handed to the {@link GroupCoordinator} shard
+ * of its group. Thread-safe; never
  * blocks: a JoinGroup waiting for the rebalance is a parked future.
  */
 public final class GroupHandler implements ApiFamily {
@@ -65,6 +71,61 @@ public final class GroupHandler implements ApiFamily {
                         (context, request) -> list(request, context.access()))
                 .register(ApiKey.DELETE_GROUPS, 0, ApiKey.DELETE_GROUPS.highestVersion, DeleteGroupsRequestData.class,
                         (context, request) -> delete(request, context.access()));
+        if (coordinator.servesConsumerProtocol()) {
+            registry.register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, ApiKey.CONSUMER_GROUP_HEARTBEAT.highestVersion,
+                            ConsumerGroupHeartbeatRequestData.class, this::consumerHeartbeat)
+                    .register(ApiKey.CONSUMER_GROUP_DESCRIBE, 0, ApiKey.CONSUMER_GROUP_DESCRIBE.highestVersion,
+                            ConsumerGroupDescribeRequestData.class,
+                            (context, request) -> describeConsumerGroups(request, context.access()));
+        }
+    }
+
+    /** ConsumerGroupDescribe (KIP-848): each group the sender may DESCRIBE, else GROUP_AUTHORIZATION_FAILED. */
+    private CompletableFuture<ConsumerGroupDescribeResponseData> describeConsumerGroups(
+            ConsumerGroupDescribeRequestData request, Access access) {
+        List<CompletableFuture<ConsumerGroupDescribeResponseData.DescribedGroup>> described = new ArrayList<>();
+        for (String groupId : request.groupIds()) {
+            if (!access.allows(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                described.add(CompletableFuture.completedFuture(new ConsumerGroupDescribeResponseData.DescribedGroup()
+                        .setGroupId(groupId).setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())));
+                continue;
+            }
+            described.add(coordinator.call(groupId,
+                    shard -> CompletableFuture.completedFuture(ConsumerGroupDescriber.describe(shard, groupId)),
+                    error -> new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId)
+                            .setErrorCode(error.code())));
+        }
+        return CompletableFuture.allOf(described.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<ConsumerGroupDescribeResponseData.DescribedGroup> groups = new ArrayList<>(described.size());
+            described.forEach(future -> groups.add(future.join()));
+            return new ConsumerGroupDescribeResponseData().setGroups(groups);
+        });
+    }
+
+    /**
+     * ConsumerGroupHeartbeat (KIP-848): READ on the group is checked before (ApiAuthorization); a subscribed topic
+     * the member may not DESCRIBE refuses the heartbeat, as in Kafka. At v0 the coordinator names a member that
+     * joins without an id; from v1 the client does.
+     */
+    private CompletableFuture<ConsumerGroupHeartbeatResponseData> consumerHeartbeat(
+            RequestContext context, ConsumerGroupHeartbeatRequestData request) {
+        if (request.subscribedTopicNames() != null) {
+            for (String topic : request.subscribedTopicNames()) {
+                if (!context.access().allowsTopic(AclOperation.DESCRIBE, topic)) {
+                    return CompletableFuture.completedFuture(ConsumerGroupHeartbeats.error(
+                            Errors.TOPIC_AUTHORIZATION_FAILED, "Not authorized to describe topic " + topic));
+                }
+            }
+        }
+        if (context.apiVersion() == 0 && request.memberEpoch() == 0
+                && (request.memberId() == null || request.memberId().isEmpty())) {
+            request.setMemberId(Uuid.randomUuid().toString());
+        }
+        String clientId = context.clientId() == null ? "" : context.clientId();
+        String host = clientHost(context);
+        return coordinator.call(request.groupId(), shard -> CompletableFuture.completedFuture(
+                        shard.consumerHeartbeats().heartbeat(request, clientId, host)),
+                error -> ConsumerGroupHeartbeats.error(error, null));
     }
 
     private CompletableFuture<JoinGroupResponseData> join(RequestContext context, JoinGroupRequestData request) {
@@ -123,14 +184,9 @@ public final class GroupHandler implements ApiFamily {
 
     /** Every group with DESCRIBE on the cluster, else the groups one may DESCRIBE, as Kafka lists them. */
     private CompletableFuture<ListGroupsResponseData> list(ListGroupsRequestData request, Access access) {
-        Set<GroupState> states = new HashSet<>();
+        Set<String> states = new HashSet<>();
         for (String name : request.statesFilter()) {
-            GroupState state = GroupState.forName(name);
-            if (state == null) {
-                // A state classic groups never have (e.g. "Assigning" of the new protocol): nothing matches.
-                return CompletableFuture.completedFuture(new ListGroupsResponseData().setErrorCode(Errors.NONE.code()));
-            }
-            states.add(state);
+            states.add(name.toLowerCase(Locale.ROOT));
         }
         Set<String> types = new HashSet<>();
         for (String type : request.typesFilter()) {

@@ -8,7 +8,8 @@ import dev.spool.broker.config.BrokerConfig;
  */
 public record GroupSettings(int numPartitions, short replicationFactor, int segmentBytes, int initialRebalanceDelayMs,
                             int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSize, long offsetsRetentionMs,
-                            long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes) {
+                            long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes,
+                            ConsumerProtocolSettings consumer) {
 
     private static final long MINUTE_MS = 60_000L;
 
@@ -23,12 +24,13 @@ public record GroupSettings(int numPartitions, short replicationFactor, int segm
                 config.get(BrokerConfig.GROUP_MAX_SIZE),
                 config.get(BrokerConfig.OFFSETS_RETENTION_MINUTES) * MINUTE_MS,
                 config.get(BrokerConfig.OFFSETS_RETENTION_CHECK_INTERVAL_MS),
-                config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES));
+                config.get(BrokerConfig.OFFSET_METADATA_MAX_BYTES),
+                ConsumerProtocolSettings.from(config));
     }
 
     /** Kafka's defaults: 50 partitions, 3 s initial delay, sessions of 6 s to 30 min, 7 days of offsets. */
     public static GroupSettings defaults() {
         return new GroupSettings(50, (short) 1, 104857600, 3000, 6000, 1800000, Integer.MAX_VALUE,
-                7 * 24 * 60 * MINUTE_MS, 600000, 4096);
+                7 * 24 * 60 * MINUTE_MS, 600000, 4096, ConsumerProtocolSettings.defaults());
     }
 }

@@ -72,14 +72,16 @@ final class MemberReconciliation {
         }
         PartitionAssignment toRevoke = PartitionAssignment.of(revoked);
         if (!toRevoke.isEmpty() && stillOwnsAny(owned, toRevoke)) {
+            PartitionAssignment keeping = PartitionAssignment.of(kept);
             return member.withAssignment(memberEpoch, member.previousMemberEpoch(), MemberState.UNREVOKED_PARTITIONS,
-                    PartitionAssignment.of(kept), toRevoke);
+                    keeping, toRevoke, member.assignmentEpochs().forOwned(keeping, memberEpoch));
         }
         given.forEach((topicId, partitions) -> kept.computeIfAbsent(topicId, id -> new ArrayList<>())
                 .addAll(partitions));
+        PartitionAssignment owning = PartitionAssignment.of(kept);
         return member.withAssignment(targetEpoch, memberEpoch,
-                unreleased ? MemberState.UNRELEASED_PARTITIONS : MemberState.STABLE, PartitionAssignment.of(kept),
-                PartitionAssignment.EMPTY);
+                unreleased ? MemberState.UNRELEASED_PARTITIONS : MemberState.STABLE, owning,
+                PartitionAssignment.EMPTY, member.assignmentEpochs().forOwned(owning, targetEpoch));
     }
 
     /** Whether the member may still own any of {@code revoking}: it said it owns one, or it said nothing. */

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
@@ -40,6 +41,8 @@ final class OffsetCommits {
     /** OffsetCommit v2-4 carry a retention time; -1 means the broker's. */
     private static final long DEFAULT_RETENTION = -1L;
     private static final String CONSUMER_PROTOCOL_TYPE = "consumer";
+    /** OffsetCommit v9 carries a consumer-protocol member's epoch where earlier versions carry a generation. */
+    private static final short FIRST_MEMBER_EPOCH_VERSION = 9;
 
     private final GroupCoordinatorShard shard;
 
@@ -49,7 +52,11 @@ final class OffsetCommits {
 
     OffsetCommitResponseData commit(OffsetCommitRequestData request, short version) {
         ClassicGroup group = shard.group(request.groupId());
-        Errors groupError = validateCommit(group, request);
+        ConsumerGroup consumerGroup = shard.consumerGroup(request.groupId(), false);
+        Errors groupError = consumerGroup != null ? validateConsumerCommit(consumerGroup, request, version)
+                : validateCommit(group, request);
+        ConsumerGroupMember olderEpoch = consumerGroup == null || groupError != null ? null
+                : olderEpochCommitter(consumerGroup, request.memberId(), request.generationIdOrMemberEpoch());
         long nowMs = shard.nowMs();
         long expireMs = version >= 2 && version <= 4 && request.retentionTimeMs() != DEFAULT_RETENTION
                 ? nowMs + request.retentionTimeMs() : CommittedOffset.NO_EXPIRY;
@@ -62,9 +69,12 @@ final class OffsetCommits {
                 OffsetCommitResponsePartition answer = new OffsetCommitResponsePartition()
                         .setPartitionIndex(partition.partitionIndex());
                 partitions.add(answer);
-                Errors error = groupError != null ? groupError : offsetRecord(request.groupId(), topic.name(),
-                        partition.partitionIndex(), partition.committedOffset(), partition.committedLeaderEpoch(),
-                        partition.committedMetadata(), nowMs, expireMs, records);
+                Errors error = groupError != null ? groupError
+                        : olderEpoch != null && !ownedAt(olderEpoch, topic.name(), partition.partitionIndex(),
+                        request.generationIdOrMemberEpoch()) ? Errors.STALE_MEMBER_EPOCH
+                        : offsetRecord(request.groupId(), topic.name(), partition.partitionIndex(),
+                        partition.committedOffset(), partition.committedLeaderEpoch(), partition.committedMetadata(),
+                        nowMs, expireMs, records);
                 if (error != null) {
                     answer.setErrorCode(error.code());
                 } else {
@@ -90,7 +100,11 @@ final class OffsetCommits {
      */
     TxnOffsetCommitResponseData commitTransactional(TxnOffsetCommitRequestData request) {
         ClassicGroup group = shard.group(request.groupId());
-        Errors groupError = group == null ? null : validateTransactionalCommit(group, request);
+        ConsumerGroup consumerGroup = shard.consumerGroup(request.groupId(), false);
+        Errors groupError = consumerGroup != null ? validateConsumerTransactionalCommit(consumerGroup, request)
+                : group == null ? null : validateTransactionalCommit(group, request);
+        ConsumerGroupMember olderEpoch = consumerGroup == null || groupError != null ? null
+                : olderEpochCommitter(consumerGroup, request.memberId(), request.generationIdOrMemberEpoch());
         long nowMs = shard.nowMs();
         List<CoordinatorRecord> records = new ArrayList<>();
         List<TxnOffsetCommitResponsePartition> written = new ArrayList<>();
@@ -101,9 +115,12 @@ final class OffsetCommits {
                 TxnOffsetCommitResponsePartition answer = new TxnOffsetCommitResponsePartition()
                         .setPartitionIndex(partition.partitionIndex());
                 partitions.add(answer);
-                Errors error = groupError != null ? groupError : offsetRecord(request.groupId(), topic.name(),
-                        partition.partitionIndex(), partition.committedOffset(), partition.committedLeaderEpoch(),
-                        partition.committedMetadata(), nowMs, CommittedOffset.NO_EXPIRY, records);
+                Errors error = groupError != null ? groupError
+                        : olderEpoch != null && !ownedAt(olderEpoch, topic.name(), partition.partitionIndex(),
+                        request.generationIdOrMemberEpoch()) ? Errors.ILLEGAL_GENERATION
+                        : offsetRecord(request.groupId(), topic.name(), partition.partitionIndex(),
+                        partition.committedOffset(), partition.committedLeaderEpoch(), partition.committedMetadata(),
+                        nowMs, CommittedOffset.NO_EXPIRY, records);
                 if (error != null) {
                     answer.setErrorCode(error.code());
                 } else {
@@ -133,6 +150,24 @@ final class OffsetCommits {
         records.add(CoordinatorRecord.offsetCommit(groupId, topic, partition,
                 new CommittedOffset(offset, leaderEpoch, stored, nowMs, expireMs)));
         return null;
+    }
+
+    /**
+     * TxnOffsetCommit to a consumer-protocol group: without member information (before v3), anyone, as for classic
+     * groups; with it, a member at its epoch, or an older one for the partitions it owned then (KIP-1251); else
+     * ILLEGAL_GENERATION, as Kafka answers a transactional commit.
+     */
+    private static Errors validateConsumerTransactionalCommit(ConsumerGroup group, TxnOffsetCommitRequestData request) {
+        String memberId = request.memberId();
+        if (memberId == null || memberId.isEmpty()) {
+            return null;
+        }
+        ConsumerGroupMember member = group.member(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        int epoch = request.generationIdOrMemberEpoch();
+        return epoch < 0 || epoch <= member.memberEpoch() ? null : Errors.ILLEGAL_GENERATION;
     }
 
     private Errors validateTransactionalCommit(ClassicGroup group, TxnOffsetCommitRequestData request) {
@@ -171,6 +206,50 @@ final class OffsetCommits {
             return invalid;
         }
         return request.generationIdOrMemberEpoch() == group.generationId() ? null : Errors.ILLEGAL_GENERATION;
+    }
+
+    /**
+     * Who may commit a consumer-protocol group's offsets (KIP-848): anyone while it is empty (an admin's reset);
+     * otherwise one of its members at its current epoch, or at an older one for the partitions it already owned then
+     * (KIP-1251, checked per partition). A newer epoch is STALE_MEMBER_EPOCH; before v9 a member epoch is a
+     * generation (ILLEGAL_GENERATION).
+     */
+    private static Errors validateConsumerCommit(ConsumerGroup group, OffsetCommitRequestData request, short version) {
+        boolean admin = request.generationIdOrMemberEpoch() < 0
+                && (request.memberId() == null || request.memberId().isEmpty());
+        if (admin) {
+            return group.isEmpty() ? null : Errors.UNKNOWN_MEMBER_ID;
+        }
+        ConsumerGroupMember member = group.member(request.memberId());
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        int epoch = request.generationIdOrMemberEpoch();
+        if (epoch == member.memberEpoch() || epoch < member.memberEpoch() && version >= FIRST_MEMBER_EPOCH_VERSION
+                && !member.usesClassicProtocol()) {
+            return null; // an older epoch is checked partition by partition (ownedAt)
+        }
+        return version >= FIRST_MEMBER_EPOCH_VERSION ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
+    }
+
+    /** The member committing at an epoch older than its current one, or null (it commits at its epoch). */
+    private static ConsumerGroupMember olderEpochCommitter(ConsumerGroup group, String memberId, int epoch) {
+        ConsumerGroupMember member = memberId == null ? null : group.member(memberId);
+        return member != null && epoch >= 0 && epoch < member.memberEpoch() ? member : null;
+    }
+
+    /**
+     * Whether a commit sent at {@code epoch}, older than the member's, is still the owner's (KIP-1251): the member
+     * owns the partition and was given it at that epoch or before. A partition given to it later, or no longer its,
+     * may have been committed by another member meanwhile: STALE_MEMBER_EPOCH.
+     */
+    private boolean ownedAt(ConsumerGroupMember member, String topic, int partition, int epoch) {
+        TopicImage image = shard.topic(topic);
+        if (image == null || !member.assigned().contains(image.id(), partition)) {
+            return false;
+        }
+        int given = member.assignmentEpochs().epochOf(image.id(), partition);
+        return given >= 0 && given <= epoch;
     }
 
     /** One partition's committed offset for OffsetFetch, or UNSTABLE_OFFSET_COMMIT. */

@@ -192,4 +192,17 @@ class BrokerConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContainingAll(named);
     }
+
+    @Test
+    void theGroupProtocolsAreAListOfClassicAndConsumer() {
+        assertThat(new BrokerConfig(Map.of()).get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS))
+                .isEqualTo("classic");
+        assertThat(new BrokerConfig(Map.of("group.coordinator.rebalance.protocols", "classic, CONSUMER"))
+                .get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS)).isEqualTo("classic, CONSUMER");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("group.coordinator.rebalance.protocols", "classic,streams")))
+                .hasMessageContaining("group.coordinator.rebalance.protocols")
+                .hasMessageContaining("'streams' is not one of classic, consumer");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("group.coordinator.rebalance.protocols", " ")))
+                .hasMessageContaining("must name at least one of classic, consumer");
+    }
 }

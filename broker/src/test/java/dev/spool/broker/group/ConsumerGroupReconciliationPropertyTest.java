@@ -87,8 +87,7 @@ class ConsumerGroupReconciliationPropertyTest {
 
         void join(String memberId, Set<Uuid> topics) {
             if (group.member(memberId) == null) {
-                group.putMember(ConsumerGroupMember.unknown(memberId).withAssignment(0, 0, MemberState.STABLE,
-                        PartitionAssignment.EMPTY, PartitionAssignment.EMPTY));
+                group.putMember(ConsumerGroupMember.unknown(memberId));
             }
             subscriptions.put(memberId, topics);
             bumpEpoch();

@@ -91,7 +91,7 @@ class GroupApiHandlersTest {
         GroupSettings settings = new GroupSettings(OFFSETS_PARTITIONS, (short) 1, defaults.segmentBytes(), 0,
                 defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(), defaults.maxSize(),
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
-                defaults.offsetMetadataMaxBytes());
+                defaults.offsetMetadataMaxBytes(), defaults.consumer());
         topics = new TopicController(new TopicDefaults(1, (short) 1, Map.of()), overrides -> null);
         coordinator = new GroupCoordinator(settings, 2, metadata, TopicCreator.local(metadata, topics), partitions, System::currentTimeMillis);
         metadata.addListener(coordinator);

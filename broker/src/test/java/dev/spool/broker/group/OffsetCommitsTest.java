@@ -175,7 +175,8 @@ class OffsetCommitsTest {
 
     @Test
     void offsetsOfAGroupWithMembersDoNotExpireAndCountFromWhenItBecameEmpty() throws Exception {
-        GroupSettings oneSecond = new GroupSettings(50, (short) 1, 1 << 20, 0, 6000, 1800000, 10, 1000, 1000, 4096);
+        GroupSettings oneSecond = new GroupSettings(50, (short) 1, 1 << 20, 0, 6000, 1800000, 10, 1000, 1000, 4096,
+                ConsumerProtocolSettings.defaults());
         ShardFixture fixture = new ShardFixture(oneSecond);
         String[] members = ClassicGroupMembershipTest.stableGroupOfTwo(fixture);
         fixture.commit(GROUP, 2, members[0], "topic", 0, 1, "");

@@ -71,7 +71,7 @@ class ReplayTest {
         assertThat(reloaded.group("gone")).isNull();
         assertThat(GroupAdministration.list(reloaded, java.util.Set.of(), java.util.Set.of()))
                 .extracting(listed -> listed.groupId()).containsExactly(GROUP);
-        assertThat(GroupAdministration.list(reloaded, java.util.Set.of(GroupState.STABLE), java.util.Set.of()))
+        assertThat(GroupAdministration.list(reloaded, java.util.Set.of("stable"), java.util.Set.of()))
                 .isEmpty();
         assertThat(GroupAdministration.list(reloaded, java.util.Set.of(), java.util.Set.of("consumer"))).isEmpty();
         assertThat(List.of(GroupAdministration.describe(reloaded, "gone", (short) 6).errorCode()))

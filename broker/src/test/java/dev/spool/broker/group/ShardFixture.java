@@ -54,7 +54,7 @@ final class ShardFixture {
         return new GroupSettings(defaults.numPartitions(), defaults.replicationFactor(), defaults.segmentBytes(),
                 initialDelayMs, defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(), maxSize,
                 defaults.offsetsRetentionMs(), defaults.offsetsRetentionCheckIntervalMs(),
-                defaults.offsetMetadataMaxBytes());
+                defaults.offsetMetadataMaxBytes(), defaults.consumer());
     }
 
     /** A consumer subscription (ConsumerProtocolSubscription v0) to {@code topics}. */

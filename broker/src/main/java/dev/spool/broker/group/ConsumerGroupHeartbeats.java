@@ -1,0 +1,338 @@
+package dev.spool.broker.group;
+
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
+import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * ConsumerGroupHeartbeat (KIP-848) for the groups of one shard: a member joins with epoch 0, heartbeats with the
+ * epoch it was given and leaves with -1 (-2 for a static member). Each heartbeat may change the member (its
+ * subscription), bump the group's epoch (a member joined, left or changed its subscription, or a subscribed topic's
+ * partitions changed), compute a new target assignment ({@link UniformAssignor}) and move the member one step
+ * towards its share ({@link MemberReconciliation}); every change is a record written before the answer. A member
+ * silent for {@code group.consumer.session.timeout.ms}, or still holding partitions it was asked to revoke after its
+ * rebalance timeout, is fenced: it leaves as if it had asked. Not thread-safe: owned by the coordinator thread.
+ */
+final class ConsumerGroupHeartbeats {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerGroupHeartbeats.class);
+    static final int LEAVE_EPOCH = -1;
+    static final int STATIC_LEAVE_EPOCH = -2;
+    /** How soon a fencing whose records could not be written is tried again. */
+    private static final long FENCE_RETRY_MS = 1_000;
+
+    private final GroupCoordinatorShard shard;
+    private final Function<String, TopicImage> topics;
+
+    ConsumerGroupHeartbeats(GroupCoordinatorShard shard, Function<String, TopicImage> topics) {
+        this.shard = shard;
+        this.topics = topics;
+    }
+
+    /** The answer to one heartbeat of {@code clientId} at {@code clientHost}. */
+    ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request, String clientId,
+                                                 String clientHost) {
+        String invalid = HeartbeatRequestCheck.problem(request);
+        if (invalid != null) {
+            return error(Errors.INVALID_REQUEST, invalid);
+        }
+        if (request.serverAssignor() != null && !request.serverAssignor().equals(UniformAssignor.NAME)) {
+            return error(Errors.UNSUPPORTED_ASSIGNOR, "Assignor " + request.serverAssignor()
+                    + " is not supported; supported: " + UniformAssignor.NAME);
+        }
+        if (request.subscribedTopicRegex() != null) {
+            return error(Errors.INVALID_REGULAR_EXPRESSION, "Subscribing to a regular expression is not supported yet");
+        }
+        String groupId = request.groupId();
+        ClassicGroup classic = shard.group(groupId);
+        if (classic != null && (classic.protocolType() != null || !classic.isEmpty()
+                || !classic.pendingMembers().isEmpty())) {
+            return error(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is a classic group, not a consumer group");
+        }
+        ConsumerGroup group = shard.consumerGroup(groupId, false);
+        if (request.memberEpoch() < 0) {
+            return leave(group, request.memberId(), request.memberEpoch());
+        }
+        ConsumerGroupMember member = group == null ? null : group.member(request.memberId());
+        Errors fenced = checkEpoch(member, request);
+        if (fenced != null) {
+            return error(fenced, "Member " + request.memberId() + " of group " + groupId + " at epoch "
+                    + request.memberEpoch() + (member == null ? " is unknown" : " is not at epoch "
+                    + member.memberEpoch()));
+        }
+        if (member == null && group != null && group.members().size() >= shard.settings().consumer().maxSize()) {
+            return error(Errors.GROUP_MAX_SIZE_REACHED, "Group " + groupId + " has its most members");
+        }
+        boolean created = group == null;
+        if (created) {
+            group = shard.consumerGroup(groupId, true);
+        }
+        ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, request, clientId, clientHost);
+        if (created && answer.errorCode() != Errors.NONE.code() && group.isEmpty()) {
+            shard.removeConsumerGroup(groupId);
+        }
+        return answer;
+    }
+
+    private ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroup group, ConsumerGroupMember member,
+                                                         ConsumerGroupHeartbeatRequestData request, String clientId,
+                                                         String clientHost) {
+        String groupId = group.groupId();
+        ConsumerGroupMember known = member != null ? member : ConsumerGroupMember.unknown(request.memberId());
+        ConsumerGroupMember updated = withRequest(known, request, clientId, clientHost);
+        List<CoordinatorRecord> records = new ArrayList<>();
+        if (member == null || !updated.equals(known)) {
+            records.add(ConsumerGroupRecords.member(groupId, updated));
+        }
+        Map<String, ConsumerGroupMember> members = new HashMap<>();
+        group.members().forEach(other -> members.put(other.memberId(), other));
+        members.put(updated.memberId(), updated);
+        long hash = subscriptionHash(members.values());
+        int groupEpoch = group.groupEpoch();
+        if (member == null || !updated.subscribedTopicNames().equals(known.subscribedTopicNames())
+                || hash != group.metadataHash()) {
+            groupEpoch++;
+            records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, hash));
+        }
+        Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
+        int targetEpoch = group.assignmentEpoch();
+        if (groupEpoch > targetEpoch) {
+            targetEpoch = groupEpoch;
+            assignTargets(group, members, targets, records, targetEpoch);
+        }
+        PartitionAssignment owned = request.topicPartitions() == null ? null : PartitionAssignment.of(
+                request.topicPartitions(), ConsumerGroupHeartbeatRequestData.TopicPartitions::topicId,
+                ConsumerGroupHeartbeatRequestData.TopicPartitions::partitions);
+        ConsumerGroupMember reconciled = MemberReconciliation.reconcile(updated, targetEpoch,
+                targets.getOrDefault(updated.memberId(), PartitionAssignment.EMPTY), owned, group::partitionEpoch);
+        boolean reassigned = member == null || !sameAssignment(reconciled, known);
+        if (reassigned) {
+            records.add(ConsumerGroupRecords.currentAssignment(groupId, reconciled));
+        }
+        if (!records.isEmpty() && !shard.write(records)) {
+            return error(Errors.NOT_COORDINATOR, null);
+        }
+        scheduleSession(groupId, reconciled.memberId());
+        if (reassigned) {
+            scheduleRevocation(groupId, reconciled);
+        }
+        ConsumerGroupHeartbeatResponseData answer = new ConsumerGroupHeartbeatResponseData()
+                .setMemberId(reconciled.memberId()).setMemberEpoch(reconciled.memberEpoch())
+                .setHeartbeatIntervalMs(shard.settings().consumer().heartbeatIntervalMs());
+        if (request.memberEpoch() == 0 || isFull(request) || !reconciled.assigned().equals(known.assigned())) {
+            answer.setAssignment(new ConsumerGroupHeartbeatResponseData.Assignment().setTopicPartitions(
+                    reconciled.assigned().toList((topicId, numbers) -> new ConsumerGroupHeartbeatResponseData
+                            .TopicPartitions().setTopicId(topicId).setPartitions(numbers))));
+        }
+        return answer;
+    }
+
+    /** The member's answer to a leave (epoch -1, or -2 for a static member); the others get a new target. */
+    private ConsumerGroupHeartbeatResponseData leave(ConsumerGroup group, String memberId, int epoch) {
+        if (group == null || group.member(memberId) == null) {
+            return error(Errors.UNKNOWN_MEMBER_ID, "Member " + memberId + " is not in the group");
+        }
+        if (!remove(group, memberId)) {
+            return error(Errors.NOT_COORDINATOR, null);
+        }
+        return new ConsumerGroupHeartbeatResponseData().setMemberId(memberId).setMemberEpoch(epoch);
+    }
+
+    /** Removes a member that left or was fenced, and gives its partitions to the others; false if not written. */
+    private boolean remove(ConsumerGroup group, String memberId) {
+        String groupId = group.groupId();
+        List<CoordinatorRecord> records = new ArrayList<>(List.of(
+                ConsumerGroupRecords.currentAssignmentTombstone(groupId, memberId),
+                ConsumerGroupRecords.targetTombstone(groupId, memberId),
+                ConsumerGroupRecords.memberTombstone(groupId, memberId)));
+        Map<String, ConsumerGroupMember> members = new HashMap<>();
+        group.members().forEach(other -> members.put(other.memberId(), other));
+        members.remove(memberId);
+        int groupEpoch = group.groupEpoch() + 1;
+        records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, subscriptionHash(members.values())));
+        Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
+        targets.remove(memberId);
+        assignTargets(group, members, targets, records, groupEpoch);
+        if (!shard.write(records)) {
+            return false;
+        }
+        shard.timer().cancel(sessionKey(groupId, memberId));
+        shard.timer().cancel(revocationKey(groupId, memberId));
+        return true;
+    }
+
+    /** Starts the timers of members restored by replay: their sessions, and revocations still under way. */
+    void onLoaded(ConsumerGroup group) {
+        for (ConsumerGroupMember member : group.members()) {
+            scheduleSession(group.groupId(), member.memberId());
+            scheduleRevocation(group.groupId(), member);
+        }
+    }
+
+    /** The member leaves unless it heartbeats again within its session timeout. */
+    private void scheduleSession(String groupId, String memberId) {
+        String key = sessionKey(groupId, memberId);
+        shard.timer().schedule(key, shard.settings().consumer().sessionTimeoutMs(),
+                () -> fence(key, groupId, memberId, -1, "no heartbeat within its session timeout"));
+    }
+
+    /**
+     * A member just asked to revoke partitions must have done so within its rebalance timeout, or it leaves; armed
+     * when it is asked (not again at each heartbeat, which would put the deadline off forever), cancelled when it
+     * moves on.
+     */
+    private void scheduleRevocation(String groupId, ConsumerGroupMember member) {
+        String key = revocationKey(groupId, member.memberId());
+        if (member.state() != MemberState.UNREVOKED_PARTITIONS) {
+            shard.timer().cancel(key);
+            return;
+        }
+        shard.timer().schedule(key, Math.max(member.rebalanceTimeoutMs(), 0), () -> fence(key, groupId,
+                member.memberId(), member.memberEpoch(), "partitions not revoked within its rebalance timeout"));
+    }
+
+    /**
+     * Removes a member whose timer {@code key} ran out, if it is still there (and, for a revocation, still revoking
+     * at {@code revokingEpoch}); a failed write is tried again shortly, or the member would keep its partitions.
+     */
+    private void fence(String key, String groupId, String memberId, int revokingEpoch, String why) {
+        ConsumerGroup group = shard.consumerGroup(groupId, false);
+        ConsumerGroupMember member = group == null ? null : group.member(memberId);
+        if (member == null || revokingEpoch >= 0 && (member.state() != MemberState.UNREVOKED_PARTITIONS
+                || member.memberEpoch() != revokingEpoch)) {
+            return;
+        }
+        LOG.info("Removing member {} from group {}: {}", memberId, groupId, why);
+        if (!remove(group, memberId)) {
+            shard.timer().schedule(key, FENCE_RETRY_MS, () -> fence(key, groupId, memberId, revokingEpoch, why));
+        }
+    }
+
+    /**
+     * A new target for {@code members}: the records of each member's changed share and of the target's epoch,
+     * applied to {@code targets} too.
+     */
+    private void assignTargets(ConsumerGroup group, Map<String, ConsumerGroupMember> members,
+                               Map<String, PartitionAssignment> targets, List<CoordinatorRecord> records, int epoch) {
+        Map<Uuid, Integer> partitionCounts = new HashMap<>();
+        List<UniformAssignor.Member> subscribers = new ArrayList<>();
+        for (ConsumerGroupMember member : members.values()) {
+            Set<Uuid> topicIds = new HashSet<>();
+            for (String name : member.subscribedTopicNames()) {
+                TopicImage topic = topics.apply(name);
+                if (topic != null) {
+                    topicIds.add(topic.id());
+                    partitionCounts.put(topic.id(), topic.partitions().size());
+                }
+            }
+            subscribers.add(new UniformAssignor.Member(member.memberId(), topicIds,
+                    targets.getOrDefault(member.memberId(), PartitionAssignment.EMPTY)));
+        }
+        UniformAssignor.assign(subscribers, partitionCounts).forEach((memberId, partitions) -> {
+            if (!partitions.equals(targets.get(memberId))) {
+                targets.put(memberId, partitions);
+                records.add(ConsumerGroupRecords.target(group.groupId(), memberId, partitions));
+            }
+        });
+        records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), epoch, shard.nowMs()));
+    }
+
+    /**
+     * A fingerprint of what the members subscribe to as the metadata has it now (each topic's name, id and partition
+     * count): when it changes, a topic was created, deleted or grew, and the group needs a new target.
+     */
+    private long subscriptionHash(Iterable<ConsumerGroupMember> members) {
+        Set<String> names = new TreeSet<>();
+        members.forEach(member -> names.addAll(member.subscribedTopicNames()));
+        long hash = 1;
+        for (String name : names) {
+            TopicImage topic = topics.apply(name);
+            hash = 31 * hash + name.hashCode();
+            if (topic != null) {
+                hash = 31 * hash + topic.id().hashCode();
+                hash = 31 * hash + topic.partitions().size();
+            }
+        }
+        return hash;
+    }
+
+    /**
+     * NONE, or why a member's heartbeat at its epoch is refused: an unknown member (UNKNOWN_MEMBER_ID), or an epoch
+     * the member is not at (FENCED_MEMBER_EPOCH). The previous epoch is accepted when the member owns nothing it was
+     * not given (its last answer was lost).
+     */
+    private static Errors checkEpoch(ConsumerGroupMember member, ConsumerGroupHeartbeatRequestData request) {
+        int epoch = request.memberEpoch();
+        if (epoch == 0) {
+            return null;
+        }
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (epoch == member.memberEpoch()) {
+            return null;
+        }
+        boolean lostAnswer = epoch == member.previousMemberEpoch() && request.topicPartitions() != null
+                && request.topicPartitions().stream().allMatch(owned -> owned.partitions().stream()
+                .allMatch(partition -> member.assigned().contains(owned.topicId(), partition)));
+        return lostAnswer ? null : Errors.FENCED_MEMBER_EPOCH;
+    }
+
+    /** The member with what the request says (a field left null keeps its value, as the client sends only changes). */
+    private static ConsumerGroupMember withRequest(ConsumerGroupMember member,
+                                                   ConsumerGroupHeartbeatRequestData request, String clientId,
+                                                   String clientHost) {
+        return new ConsumerGroupMember(member.memberId(),
+                request.instanceId() != null ? request.instanceId() : member.instanceId(),
+                request.rackId() != null ? request.rackId() : member.rackId(), clientId, clientHost,
+                request.subscribedTopicNames() != null ? List.copyOf(new TreeSet<>(request.subscribedTopicNames()))
+                        : member.subscribedTopicNames(), member.subscribedTopicRegex(),
+                request.rebalanceTimeoutMs() != -1 ? request.rebalanceTimeoutMs() : member.rebalanceTimeoutMs(),
+                request.serverAssignor() != null ? request.serverAssignor() : member.serverAssignor(),
+                member.classicMetadata(), member.memberEpoch(), member.previousMemberEpoch(), member.state(),
+                member.assigned(), member.pendingRevocation(), member.assignmentEpochs());
+    }
+
+    private static boolean sameAssignment(ConsumerGroupMember a, ConsumerGroupMember b) {
+        return a.memberEpoch() == b.memberEpoch() && a.previousMemberEpoch() == b.previousMemberEpoch()
+                && a.state() == b.state() && a.assigned().equals(b.assigned())
+                && a.pendingRevocation().equals(b.pendingRevocation())
+                && a.assignmentEpochs().equals(b.assignmentEpochs());
+    }
+
+    /** A request with every field a (re)joining member sends: it gets its whole assignment back. */
+    private static boolean isFull(ConsumerGroupHeartbeatRequestData request) {
+        return request.rebalanceTimeoutMs() != -1 && request.subscribedTopicNames() != null
+                && request.topicPartitions() != null;
+    }
+
+    static ConsumerGroupHeartbeatResponseData error(Errors error, String message) {
+        return new ConsumerGroupHeartbeatResponseData().setErrorCode(error.code()).setErrorMessage(message);
+    }
+
+    /** Timer keys: the group id's length first, so that no two (group, member) pairs make the same key. */
+    private static String sessionKey(String groupId, String memberId) {
+        return "consumer-session:" + groupId.length() + ":" + groupId + memberId;
+    }
+
+    private static String revocationKey(String groupId, String memberId) {
+        return "consumer-revocation:" + groupId.length() + ":" + groupId + memberId;
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumerGroupHeartbeats(" + shard + ")";
+    }
+}

@@ -1,0 +1,267 @@
+package dev.spool.broker.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.metadata.PartitionImage;
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
+import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.types.Uuid;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** ConsumerGroupHeartbeat on one shard: joins, revoke before assign, leaves, fencing, and commits by epoch. */
+class ConsumerGroupHeartbeatsTest {
+
+    private static final String GROUP = "readers";
+    private static final Uuid ORDERS = Uuid.randomUuid();
+
+    private final Map<String, TopicImage> topics = new HashMap<>();
+    private final ManualTimer timer = new ManualTimer();
+    private InMemoryCoordinatorLog log;
+    private GroupCoordinatorShard shard;
+
+    @BeforeEach
+    void start() throws Exception {
+        topics.put("orders", topic("orders", ORDERS, 6));
+        log = new InMemoryCoordinatorLog();
+        shard = load();
+    }
+
+    @Test
+    void aMemberJoiningGetsEveryPartitionAtEpochOneAndARestartRebuildsIt() throws Exception {
+        ConsumerGroupHeartbeatResponseData joined = heartbeat(join("m-1"));
+
+        assertThat(joined.errorCode()).isZero();
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(joined.heartbeatIntervalMs()).isEqualTo(5000);
+        assertThat(partitions(joined)).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5)).assignment()).as("nothing changed").isNull();
+
+        ConsumerGroup reloaded = load().consumerGroup(GROUP, false);
+        assertThat(reloaded.state()).isEqualTo(ConsumerGroupState.STABLE);
+        assertThat(reloaded.member("m-1").assigned().partitions(ORDERS)).containsExactly(0, 1, 2, 3, 4, 5);
+    }
+
+    @Test
+    void aSecondMemberGetsPartitionsOnlyOnceTheFirstHasRevokedThem() {
+        heartbeat(join("m-1"));
+        ConsumerGroupHeartbeatResponseData second = heartbeat(join("m-2"));
+        assertThat(second.memberEpoch()).isEqualTo(2);
+        assertThat(partitions(second)).as("all still owned by m-1").isEmpty();
+
+        ConsumerGroupHeartbeatResponseData revoking = heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+        assertThat(revoking.memberEpoch()).as("epoch kept until it revokes").isEqualTo(1);
+        assertThat(partitions(revoking)).hasSize(3);
+        assertThat(partitions(heartbeat(beat("m-2", 2)))).as("m-1 has not said it revoked").isEmpty();
+
+        ConsumerGroupHeartbeatResponseData revoked = heartbeat(beat("m-1", 1, partitionsArray(revoking)));
+        assertThat(revoked.memberEpoch()).isEqualTo(2);
+        ConsumerGroupHeartbeatResponseData given = heartbeat(beat("m-2", 2));
+        assertThat(partitions(given)).hasSize(3).doesNotContainAnyElementsOf(partitions(revoking));
+        assertThat(shard.consumerGroup(GROUP, false).state()).isEqualTo(ConsumerGroupState.STABLE);
+    }
+
+    @Test
+    void aSilentMemberIsFencedAfterItsSessionAndAnotherTakesItsPartitions() {
+        heartbeat(join("m-1"));
+        heartbeat(join("m-2"));
+        ConsumerGroupHeartbeatResponseData revoking = heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+        heartbeat(beat("m-1", 1, partitionsArray(revoking)));
+        heartbeat(beat("m-2", 2));
+
+        for (int i = 0; i < 9; i++) {
+            timer.advance(5_000);
+            heartbeat(beat("m-1", shard.consumerGroup(GROUP, false).member("m-1").memberEpoch(),
+                    partitionsArray(shard.consumerGroup(GROUP, false).member("m-1"))));
+        }
+
+        assertThat(shard.consumerGroup(GROUP, false).member("m-2")).as("silent for 45 s").isNull();
+        assertThat(shard.consumerGroup(GROUP, false).member("m-1").assigned().partitions(ORDERS)).hasSize(6);
+        assertThat(heartbeat(beat("m-2", 2)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+    }
+
+    @Test
+    void aMemberThatHeartbeatsButNeverRevokesIsFencedAfterItsRebalanceTimeout() {
+        heartbeat(join("m-1").setRebalanceTimeoutMs(20_000));
+        heartbeat(join("m-2"));
+        heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+        assertThat(shard.consumerGroup(GROUP, false).member("m-1").state()).isEqualTo(MemberState.UNREVOKED_PARTITIONS);
+
+        for (int i = 0; i < 21; i++) {
+            timer.advance(1_000);
+            heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5)); // still listing what it must give up
+            heartbeat(beat("m-2", 2));
+        }
+
+        assertThat(shard.consumerGroup(GROUP, false).member("m-1")).as("fenced after 20 s").isNull();
+        assertThat(shard.consumerGroup(GROUP, false).member("m-2").assigned().partitions(ORDERS))
+                .containsExactly(0, 1, 2, 3, 4, 5);
+    }
+
+    @Test
+    void aGroupOfOneProtocolRefusesMembersOfTheOther() throws Exception {
+        ShardFixture consumerFirst = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        consumerFirst.shard.consumerHeartbeats().heartbeat(join("m-1"), "c", "h");
+        assertThat(consumerFirst.join(GROUP, "", null, (short) 9, "range").join().errorCode())
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+        assertThat(consumerFirst.shard.group(GROUP)).as("no classic group beside the consumer group").isNull();
+
+        ShardFixture classicFirst = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        assertThat(classicFirst.join(GROUP, "", null, (short) 9, "range").join().errorCode())
+                .as("a classic member on its way in").isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertThat(classicFirst.shard.consumerHeartbeats().heartbeat(join("m-1"), "c", "h").errorCode())
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+    }
+
+    @Test
+    void subscribingToTheSameTopicsInAnotherOrderChangesNothing() {
+        topics.put("payments", topic("payments", Uuid.randomUuid(), 2));
+        heartbeat(join("m-1").setSubscribedTopicNames(List.of("orders", "payments")));
+        int epoch = shard.consumerGroup(GROUP, false).groupEpoch();
+
+        heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5).setSubscribedTopicNames(List.of("payments", "orders")));
+
+        assertThat(shard.consumerGroup(GROUP, false).groupEpoch()).isEqualTo(epoch);
+    }
+
+    @Test
+    void aMemberThatLeavesIsGoneAndUnknownMembersOrEpochsAreRefused() {
+        heartbeat(join("m-1"));
+        heartbeat(join("m-2"));
+
+        assertThat(heartbeat(beat("m-1", 7)).errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
+        assertThat(heartbeat(beat("m-3", 1)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        ConsumerGroupHeartbeatResponseData left = heartbeat(beat("m-2", -1));
+        assertThat(left.errorCode()).isZero();
+        assertThat(left.memberEpoch()).isEqualTo(-1);
+        assertThat(shard.consumerGroup(GROUP, false).members()).extracting(ConsumerGroupMember::memberId)
+                .containsExactly("m-1");
+        assertThat(shard.consumerGroup(GROUP, false).groupEpoch()).isEqualTo(3);
+    }
+
+    @Test
+    void invalidRequestsAndUnknownAssignorsAreRefusedAsKafkaRefusesThem() {
+        assertThat(heartbeat(join("m-1").setRebalanceTimeoutMs(-1)).errorMessage())
+                .isEqualTo("RebalanceTimeoutMs must be provided in first request.");
+        assertThat(heartbeat(join("").setMemberEpoch(0)).errorMessage()).isEqualTo("MemberId can't be empty.");
+        assertThat(heartbeat(join("m-1").setServerAssignor("sticky")).errorCode())
+                .isEqualTo(Errors.UNSUPPORTED_ASSIGNOR.code());
+        assertThat(heartbeat(join("m-1").setSubscribedTopicNames(null)).errorCode())
+                .isEqualTo(Errors.INVALID_REQUEST.code());
+        assertThat(shard.consumerGroup(GROUP, false)).as("no group left behind").isNull();
+    }
+
+    @Test
+    void commitsAreTakenFromMembersAtTheirEpochAndFromAnyoneOnceTheGroupIsEmpty() {
+        heartbeat(join("m-1"));
+
+        assertThat(commitError("m-1", 1, (short) 9)).isEqualTo(Errors.NONE);
+        assertThat(commitError("m-1", 0, (short) 9)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitError("m-1", 0, (short) 8)).isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(commitError("m-9", 1, (short) 9)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(commitError("", -1, (short) 9)).as("an admin's commit to a group in use")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        heartbeat(beat("m-1", -1));
+        assertThat(commitError("", -1, (short) 9)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void aCommitAtAnOlderEpochCountsForThePartitionsTheMemberOwnedThenEvenAfterARestart() throws Exception {
+        heartbeat(join("m-1"));
+        topics.put("orders", topic("orders", ORDERS, 8));
+        ConsumerGroupHeartbeatResponseData grown = heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+        assertThat(grown.memberEpoch()).isEqualTo(2);
+        shard = load();
+
+        assertThat(commitError("m-1", 1, (short) 9, 5)).as("owned since epoch 1").isEqualTo(Errors.NONE);
+        assertThat(commitError("m-1", 1, (short) 9, 7)).as("given at epoch 2").isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commitError("m-1", 2, (short) 9, 7)).isEqualTo(Errors.NONE);
+        assertThat(commitError("m-1", 3, (short) 9, 7)).as("an epoch it never had")
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+    }
+
+    @Test
+    void partitionsAddedToASubscribedTopicReachTheMembers() {
+        heartbeat(join("m-1"));
+        topics.put("orders", topic("orders", ORDERS, 8));
+
+        ConsumerGroupHeartbeatResponseData grown = heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+
+        assertThat(grown.memberEpoch()).isEqualTo(2);
+        assertThat(partitions(grown)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    }
+
+    private GroupCoordinatorShard load() throws Exception {
+        GroupCoordinatorShard loaded = new GroupCoordinatorShard(0, log, timer, timer::nowMs,
+                ShardFixture.settings(0, Integer.MAX_VALUE), topics::get);
+        loaded.load();
+        return loaded;
+    }
+
+    private ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request) {
+        return shard.consumerHeartbeats().heartbeat(request, "client", "/127.0.0.1");
+    }
+
+    private Errors commitError(String memberId, int epoch, short version) {
+        return commitError(memberId, epoch, version, 0);
+    }
+
+    private Errors commitError(String memberId, int epoch, short version, int partition) {
+        OffsetCommitRequestData request = new OffsetCommitRequestData().setGroupId(GROUP).setMemberId(memberId)
+                .setGenerationIdOrMemberEpoch(epoch).setTopics(List.of(new OffsetCommitRequestData
+                        .OffsetCommitRequestTopic().setName("orders").setPartitions(List.of(new OffsetCommitRequestData
+                        .OffsetCommitRequestPartition().setPartitionIndex(partition).setCommittedOffset(5)))));
+        return Errors.forCode(shard.offsetCommits().commit(request, version).topics().get(0).partitions().get(0)
+                .errorCode());
+    }
+
+    private static ConsumerGroupHeartbeatRequestData join(String memberId) {
+        return new ConsumerGroupHeartbeatRequestData().setGroupId(GROUP).setMemberId(memberId).setMemberEpoch(0)
+                .setRebalanceTimeoutMs(300_000).setSubscribedTopicNames(List.of("orders")).setTopicPartitions(List.of());
+    }
+
+    /** A heartbeat at {@code epoch} saying the member owns {@code owned} of orders. */
+    private static ConsumerGroupHeartbeatRequestData beat(String memberId, int epoch, int... owned) {
+        List<Integer> numbers = new ArrayList<>();
+        for (int partition : owned) {
+            numbers.add(partition);
+        }
+        return new ConsumerGroupHeartbeatRequestData().setGroupId(GROUP).setMemberId(memberId).setMemberEpoch(epoch)
+                .setRebalanceTimeoutMs(-1).setSubscribedTopicNames(null).setTopicPartitions(List.of(
+                        new ConsumerGroupHeartbeatRequestData.TopicPartitions().setTopicId(ORDERS)
+                                .setPartitions(numbers)));
+    }
+
+    private static List<Integer> partitions(ConsumerGroupHeartbeatResponseData answer) {
+        List<Integer> numbers = new ArrayList<>();
+        if (answer.assignment() != null) {
+            answer.assignment().topicPartitions().forEach(owned -> numbers.addAll(owned.partitions()));
+        }
+        numbers.sort(Integer::compare);
+        return numbers;
+    }
+
+    private static int[] partitionsArray(ConsumerGroupHeartbeatResponseData answer) {
+        return partitions(answer).stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int[] partitionsArray(ConsumerGroupMember member) {
+        return member.assigned().partitions(ORDERS).stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static TopicImage topic(String name, Uuid id, int partitions) {
+        TreeMap<Integer, PartitionImage> images = new TreeMap<>();
+        for (int partition = 0; partition < partitions; partition++) {
+            images.put(partition, new PartitionImage(partition, List.of(1), List.of(1), 1, 0, 0));
+        }
+        return new TopicImage(name, id, images);
+    }
+}

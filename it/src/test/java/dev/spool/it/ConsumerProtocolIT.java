@@ -1,0 +1,197 @@
+package dev.spool.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The consumer group protocol (KIP-848, {@code group.protocol=consumer}) with Kafka's Java client, on a broker that
+ * serves it ({@code group.coordinator.rebalance.protocols=classic,consumer}): the coordinator assigns, members
+ * commit with their epochs, a group resumes at its commits, and members joining and leaving share the partitions
+ * without two ever owning one at once.
+ */
+class ConsumerProtocolIT {
+
+    private static final int PARTITIONS = 6;
+
+    @RegisterExtension
+    static final SharedSpoolProcess SPOOL = new SharedSpoolProcess("group.coordinator.rebalance.protocols=classic,consumer",
+            "group.consumer.heartbeat.interval.ms=500", "group.consumer.session.timeout.ms=6000");
+
+    @Test
+    void aMemberReadsEveryRecordOnceCommitsAndTheGroupResumesAtItsCommits() throws Exception {
+        String topic = createTopic("resume-new-protocol");
+        GroupClients.produce(bootstrap(), topic, "before", 300);
+        Set<String> read = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(bootstrap(), "resumers")) {
+            consumer.subscribe(List.of(topic));
+            pollUntil(List.of(consumer), read, 300);
+            assertThat(consumer.assignment()).hasSize(PARTITIONS);
+        }
+        GroupClients.produce(bootstrap(), topic, "after", 100);
+        Set<String> resumed = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(bootstrap(), "resumers")) {
+            consumer.subscribe(List.of(topic));
+            pollUntil(List.of(consumer), resumed, 100);
+        }
+        assertThat(resumed).allMatch(value -> value.startsWith("after-"));
+        try (Admin admin = GroupClients.admin(bootstrap())) {
+            assertThat(GroupClients.committed(admin, "resumers", topic).values().stream().mapToLong(Long::longValue)
+                    .sum()).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void threeMembersShareTheSixPartitionsAndTheOthersTakeOverFromOneThatLeaves() throws Exception {
+        String topic = createTopic("shared-new-protocol");
+        GroupClients.produce(bootstrap(), topic, "first", 600);
+        List<KafkaConsumer<String, String>> members = new ArrayList<>();
+        Set<String> read = new HashSet<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                KafkaConsumer<String, String> member = consumer(bootstrap(), "sharers");
+                member.subscribe(List.of(topic));
+                members.add(member);
+            }
+            pollUntil(members, read, 600);
+            awaitShared(members, 3);
+            describedAsTheMembersOwnThem(members, "sharers", topic);
+
+            members.remove(2).close();
+            GroupClients.produce(bootstrap(), topic, "second", 300);
+            pollUntil(members, read, 900);
+            awaitShared(members, 2);
+        } finally {
+            members.forEach(KafkaConsumer::close);
+        }
+    }
+
+    /**
+     * The admin client (ConsumerGroupDescribe) and {@code kafka-consumer-groups --describe --members --verbose} show
+     * each member with the partitions it owns; the group is listed as a consumer group.
+     */
+    private static void describedAsTheMembersOwnThem(List<KafkaConsumer<String, String>> members, String group,
+                                                     String topic) throws Exception {
+        Set<Set<TopicPartition>> owned = new HashSet<>();
+        members.forEach(member -> owned.add(member.assignment()));
+        try (Admin admin = GroupClients.admin(bootstrap())) {
+            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all()
+                    .get(30, TimeUnit.SECONDS).get(group);
+            assertThat(described.type()).isEqualTo(GroupType.CONSUMER);
+            assertThat(described.groupState()).isEqualTo(GroupState.STABLE);
+            assertThat(described.members()).extracting(member -> member.assignment().topicPartitions())
+                    .containsExactlyInAnyOrderElementsOf(owned);
+            assertThat(admin.listGroups().all().get(30, TimeUnit.SECONDS)).anyMatch(listed ->
+                    listed.groupId().equals(group) && listed.type().orElse(null) == GroupType.CONSUMER);
+        }
+        ExternalCommand.Result tool = KafkaTool.run("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+                "--bootstrap-server", bootstrap(), "--describe", "--group", group, "--members", "--verbose");
+        assertThat(tool.exitCode()).as(tool.output()).isZero();
+        for (KafkaConsumer<String, String> member : members) {
+            String partitions = member.assignment().stream().map(TopicPartition::partition).sorted()
+                    .map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
+            assertThat(tool.output()).as("a line with %s:%s", topic, partitions).contains(topic + ":" + partitions);
+        }
+    }
+
+    @Test
+    void aBrokerThatDoesNotServeTheProtocolIsToldApartByTheClient() throws Exception {
+        try (SpoolProcess classicOnly = SpoolProcess.start();
+             KafkaConsumer<String, String> consumer = consumer(classicOnly.bootstrap(), "refused")) {
+            consumer.subscribe(List.of("anything"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Throwable failure = null;
+            while (failure == null && System.nanoTime() < deadline) {
+                failure = catchThrowable(() -> consumer.poll(Duration.ofMillis(200)));
+            }
+            assertThat(failure).isInstanceOf(UnsupportedVersionException.class);
+        }
+    }
+
+    private static String bootstrap() {
+        return SPOOL.process().bootstrap();
+    }
+
+    private static String createTopic(String name) throws Exception {
+        try (Admin admin = GroupClients.admin(bootstrap())) {
+            admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        return name;
+    }
+
+    /**
+     * Polls the members in turn, each committing synchronously what it read, until {@code read} holds {@code count}
+     * values: a value read twice fails, and so do two members owning one partition at once.
+     */
+    private static void pollUntil(List<KafkaConsumer<String, String>> members, Set<String> read, int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (read.size() < count) {
+            assertThat(System.nanoTime()).as("%d of %d read", read.size(), count).isLessThan(deadline);
+            for (KafkaConsumer<String, String> member : members) {
+                for (ConsumerRecord<String, String> record : member.poll(Duration.ofMillis(100))) {
+                    assertThat(read.add(record.value())).as("read twice: %s", record.value()).isTrue();
+                }
+                member.commitSync();
+                assertNoPartitionOwnedTwice(members);
+            }
+        }
+    }
+
+    /** Polls until every member owns some partitions and together they own all of them. */
+    private static void awaitShared(List<KafkaConsumer<String, String>> members, int expected) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Set<TopicPartition> owned = new HashSet<>();
+            members.forEach(member -> owned.addAll(member.assignment()));
+            if (owned.size() == PARTITIONS && members.stream().noneMatch(member -> member.assignment().isEmpty())) {
+                assertThat(members).hasSize(expected);
+                return;
+            }
+            assertThat(System.nanoTime()).as("assignments %s", members.stream().map(KafkaConsumer::assignment)
+                    .toList()).isLessThan(deadline);
+            for (KafkaConsumer<String, String> member : members) {
+                assertThat(member.poll(Duration.ofMillis(100))).as("nothing left to read").isEmpty();
+                assertNoPartitionOwnedTwice(members);
+            }
+        }
+    }
+
+    private static void assertNoPartitionOwnedTwice(List<KafkaConsumer<String, String>> members) {
+        Set<TopicPartition> owned = new HashSet<>();
+        for (KafkaConsumer<String, String> member : members) {
+            for (TopicPartition partition : member.assignment()) {
+                assertThat(owned.add(partition)).as("%s owned by two members: %s", partition,
+                        members.stream().map(KafkaConsumer::assignment).toList()).isTrue();
+            }
+        }
+    }
+
+    private static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
+        Properties props = new Properties();
+        props.putAll(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20"));
+        return new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+    }
+}
