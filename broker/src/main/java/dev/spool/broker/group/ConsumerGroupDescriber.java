@@ -49,7 +49,8 @@ final class ConsumerGroupDescriber {
         }
         return described.setErrorCode(Errors.NONE.code()).setGroupState(group.state().displayName())
                 .setGroupEpoch(group.groupEpoch()).setAssignmentEpoch(group.assignmentEpoch())
-                .setAssignorName(UniformAssignor.NAME).setMembers(members);
+                .setAssignorName(ServerAssignor.chosenBy(group.members(), shard.settings().consumer().assignors())
+                        .assignorName()).setMembers(members);
     }
 
     /** The names of the topics the members subscribe to, by id (an assignment names topics by id). */

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * ConsumerGroupHeartbeat (KIP-848) for the groups of one shard: a member joins with epoch 0, heartbeats with the
  * epoch it was given and leaves with -1 (-2 for a static member). Each heartbeat may change the member (its
  * subscription), bump the group's epoch (a member joined, left or changed its subscription, or a subscribed topic's
- * partitions changed), compute a new target assignment ({@link UniformAssignor}) and move the member one step
+ * partitions changed), compute a new target assignment ({@link ServerAssignor}) and move the member one step
  * towards its share ({@link MemberReconciliation}); every change is a record written before the answer. A member
  * silent for {@code group.consumer.session.timeout.ms}, or still holding partitions it was asked to revoke after its
  * rebalance timeout, is fenced: it leaves as if it had asked. Not thread-safe: owned by the coordinator thread.
@@ -48,9 +48,10 @@ final class ConsumerGroupHeartbeats {
         if (invalid != null) {
             return error(Errors.INVALID_REQUEST, invalid);
         }
-        if (request.serverAssignor() != null && !request.serverAssignor().equals(UniformAssignor.NAME)) {
+        List<String> assignors = shard.settings().consumer().assignors();
+        if (request.serverAssignor() != null && !assignors.contains(request.serverAssignor())) {
             return error(Errors.UNSUPPORTED_ASSIGNOR, "Assignor " + request.serverAssignor()
-                    + " is not supported; supported: " + UniformAssignor.NAME);
+                    + " is not supported; supported: " + String.join(", ", assignors));
         }
         if (request.subscribedTopicRegex() != null) {
             return error(Errors.INVALID_REGULAR_EXPRESSION, "Subscribing to a regular expression is not supported yet");
@@ -227,7 +228,7 @@ final class ConsumerGroupHeartbeats {
     private void assignTargets(ConsumerGroup group, Map<String, ConsumerGroupMember> members,
                                Map<String, PartitionAssignment> targets, List<CoordinatorRecord> records, int epoch) {
         Map<Uuid, Integer> partitionCounts = new HashMap<>();
-        List<UniformAssignor.Member> subscribers = new ArrayList<>();
+        List<AssignmentMember> subscribers = new ArrayList<>();
         for (ConsumerGroupMember member : members.values()) {
             Set<Uuid> topicIds = new HashSet<>();
             for (String name : member.subscribedTopicNames()) {
@@ -237,10 +238,11 @@ final class ConsumerGroupHeartbeats {
                     partitionCounts.put(topic.id(), topic.partitions().size());
                 }
             }
-            subscribers.add(new UniformAssignor.Member(member.memberId(), topicIds,
+            subscribers.add(new AssignmentMember(member.memberId(), topicIds,
                     targets.getOrDefault(member.memberId(), PartitionAssignment.EMPTY)));
         }
-        UniformAssignor.assign(subscribers, partitionCounts).forEach((memberId, partitions) -> {
+        ServerAssignor assignor = ServerAssignor.chosenBy(members.values(), shard.settings().consumer().assignors());
+        assignor.assign(subscribers, partitionCounts).forEach((memberId, partitions) -> {
             if (!partitions.equals(targets.get(memberId))) {
                 targets.put(memberId, partitions);
                 records.add(ConsumerGroupRecords.target(group.groupId(), memberId, partitions));

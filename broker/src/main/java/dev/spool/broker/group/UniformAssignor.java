@@ -22,10 +22,6 @@ final class UniformAssignor {
 
     static final String NAME = "uniform";
 
-    /** A member as the assignor sees it: the topics it subscribes to (by id) and its share of the last target. */
-    record Member(String memberId, Set<Uuid> topicIds, PartitionAssignment current) {
-    }
-
     /** One partition of a topic. */
     private record Partition(Uuid topicId, int partition) {
     }
@@ -37,18 +33,10 @@ final class UniformAssignor {
      * The new target assignment of {@code members}, given each topic's partition count ({@code partitionCounts}; a
      * topic missing there does not exist, and its partitions are assigned to no one).
      */
-    static Map<String, PartitionAssignment> assign(List<Member> members, Map<Uuid, Integer> partitionCounts) {
+    static Map<String, PartitionAssignment> assign(List<AssignmentMember> members, Map<Uuid, Integer> partitionCounts) {
         Map<String, Set<Partition>> owned = new TreeMap<>();
-        Map<Uuid, List<String>> subscribers = new HashMap<>();
-        for (Member member : members) {
-            owned.put(member.memberId(), new HashSet<>());
-            for (Uuid topicId : member.topicIds()) {
-                if (partitionCounts.containsKey(topicId)) {
-                    subscribers.computeIfAbsent(topicId, id -> new ArrayList<>()).add(member.memberId());
-                }
-            }
-        }
-        subscribers.values().forEach(ids -> ids.sort(Comparator.naturalOrder()));
+        members.forEach(member -> owned.put(member.memberId(), new HashSet<>()));
+        Map<Uuid, List<String>> subscribers = AssignmentMember.subscribersByTopic(members, partitionCounts);
         Set<Partition> taken = keepCurrent(members, partitionCounts, owned);
         assignTheRest(partitionCounts, subscribers, owned, taken);
         balance(subscribers, owned);
@@ -58,10 +46,10 @@ final class UniformAssignor {
     }
 
     /** Each member keeps what it had that still exists and that it still subscribes to. */
-    private static Set<Partition> keepCurrent(List<Member> members, Map<Uuid, Integer> partitionCounts,
+    private static Set<Partition> keepCurrent(List<AssignmentMember> members, Map<Uuid, Integer> partitionCounts,
                                               Map<String, Set<Partition>> owned) {
         Set<Partition> taken = new HashSet<>();
-        for (Member member : members) {
+        for (AssignmentMember member : members) {
             member.current().forEachPartition((topicId, partition) -> {
                 Integer count = partitionCounts.get(topicId);
                 Partition kept = new Partition(topicId, partition);

@@ -189,6 +189,16 @@ class ConsumerGroupHeartbeatsTest {
     }
 
     @Test
+    void membersAskingForTheRangeAssignorGetConsecutiveRanges() {
+        heartbeat(join("m-1").setServerAssignor("range"));
+        heartbeat(join("m-2").setServerAssignor("range"));
+        ConsumerGroupHeartbeatResponseData revoking = heartbeat(beat("m-1", 1, 0, 1, 2, 3, 4, 5));
+
+        assertThat(partitions(revoking)).containsExactly(0, 1, 2);
+        assertThat(shard.consumerGroup(GROUP, false).target("m-2").partitions(ORDERS)).containsExactly(3, 4, 5);
+    }
+
+    @Test
     void partitionsAddedToASubscribedTopicReachTheMembers() {
         heartbeat(join("m-1"));
         topics.put("orders", topic("orders", ORDERS, 8));

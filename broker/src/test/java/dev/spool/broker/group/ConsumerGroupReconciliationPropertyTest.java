@@ -17,7 +17,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Members joining, leaving and heartbeating in any order, with clients slow or quick to revoke: the uniform target
+ * Members joining, leaving and heartbeating in any order, with clients slow or quick to revoke: the target (of
+ * either assignor)
  * and revoke-before-assign never let two members hold a partition at once (a {@link ConsumerGroup} refuses that, and
  * the test checks it too), and once the members stop changing and revoke what they are asked to, every member ends
  * up owning exactly its share of the target, at the target's epoch. Each client is modelled apart from the
@@ -41,8 +42,9 @@ class ConsumerGroupReconciliationPropertyTest {
     }
 
     @Property(tries = 500)
-    void noPartitionIsEverHeldTwiceAndQuietMembersReachTheTarget(@ForAll("steps") List<Step> steps) {
-        Simulation group = new Simulation();
+    void noPartitionIsEverHeldTwiceAndQuietMembersReachTheTarget(@ForAll("steps") List<Step> steps,
+                                                                 @ForAll ServerAssignor assignor) {
+        Simulation group = new Simulation(assignor);
         for (Step step : steps) {
             String memberId = "m-" + step.member();
             switch (step.kind()) {
@@ -81,9 +83,14 @@ class ConsumerGroupReconciliationPropertyTest {
     private static final class Simulation {
 
         final ConsumerGroup group = new ConsumerGroup("g");
+        final ServerAssignor assignor;
         final Map<String, Set<Uuid>> subscriptions = new HashMap<>();
         /** What each member's client holds: it consumes these partitions. */
         final Map<String, Set<String>> clients = new HashMap<>();
+
+        Simulation(ServerAssignor assignor) {
+            this.assignor = assignor;
+        }
 
         void join(String memberId, Set<Uuid> topics) {
             if (group.member(memberId) == null) {
@@ -137,10 +144,10 @@ class ConsumerGroupReconciliationPropertyTest {
         private void bumpEpoch() {
             int epoch = group.groupEpoch() + 1;
             group.setGroupEpoch(epoch, 0);
-            List<UniformAssignor.Member> members = new ArrayList<>();
+            List<AssignmentMember> members = new ArrayList<>();
             subscriptions.forEach((memberId, topics) -> members.add(
-                    new UniformAssignor.Member(memberId, topics, group.target(memberId))));
-            UniformAssignor.assign(members, PARTITIONS).forEach(group::putTarget);
+                    new AssignmentMember(memberId, topics, group.target(memberId))));
+            assignor.assign(members, PARTITIONS).forEach(group::putTarget);
             group.setAssignmentEpoch(epoch, 0);
         }
 

@@ -35,7 +35,7 @@ class UniformAssignorPropertyTest {
     void everyPartitionGoesToOneSubscriberAndNoSubscriberHasTwoFewerThanAnOwner(
             @ForAll("subscriptions") List<Integer> subscriptions, @ForAll("counts") List<Integer> counts) {
         Map<Uuid, Integer> partitions = partitionCounts(counts);
-        List<UniformAssignor.Member> members = members(subscriptions, Map.of());
+        List<AssignmentMember> members = members(subscriptions, Map.of());
 
         Map<String, PartitionAssignment> target = UniformAssignor.assign(members, partitions);
 
@@ -48,7 +48,7 @@ class UniformAssignorPropertyTest {
         List<Integer> everything = List.of(7, 7, 7);
         Map<String, PartitionAssignment> before = UniformAssignor.assign(members(everything, Map.of()), partitions);
 
-        List<UniformAssignor.Member> grown = members(List.of(7, 7, 7, 7), before);
+        List<AssignmentMember> grown = members(List.of(7, 7, 7, 7), before);
         Map<String, PartitionAssignment> after = UniformAssignor.assign(grown, partitions);
 
         checkAssignment(grown, partitions, after);
@@ -66,7 +66,7 @@ class UniformAssignorPropertyTest {
                 TOPICS.get(2), List.of(5)));
         Map<Uuid, Integer> partitions = Map.of(TOPICS.get(0), 1, TOPICS.get(2), 2);
 
-        Map<String, PartitionAssignment> target = UniformAssignor.assign(List.of(new UniformAssignor.Member("m",
+        Map<String, PartitionAssignment> target = UniformAssignor.assign(List.of(new AssignmentMember("m",
                 Set.of(TOPICS.get(0), TOPICS.get(1)), had)), partitions);
 
         assertThat(target.get("m")).isEqualTo(PartitionAssignment.of(Map.of(TOPICS.get(0), List.of(0))));
@@ -82,9 +82,9 @@ class UniformAssignorPropertyTest {
         return partitions;
     }
 
-    private static List<UniformAssignor.Member> members(List<Integer> subscriptions,
+    private static List<AssignmentMember> members(List<Integer> subscriptions,
                                                         Map<String, PartitionAssignment> current) {
-        List<UniformAssignor.Member> members = new ArrayList<>();
+        List<AssignmentMember> members = new ArrayList<>();
         for (int i = 0; i < subscriptions.size(); i++) {
             Set<Uuid> topics = new HashSet<>();
             for (int t = 0; t < TOPICS.size(); t++) {
@@ -93,16 +93,16 @@ class UniformAssignorPropertyTest {
                 }
             }
             String memberId = "m-" + i;
-            members.add(new UniformAssignor.Member(memberId, topics,
+            members.add(new AssignmentMember(memberId, topics,
                     current.getOrDefault(memberId, PartitionAssignment.EMPTY)));
         }
         return members;
     }
 
-    private static void checkAssignment(List<UniformAssignor.Member> members, Map<Uuid, Integer> partitions,
+    private static void checkAssignment(List<AssignmentMember> members, Map<Uuid, Integer> partitions,
                                         Map<String, PartitionAssignment> target) {
         Map<String, String> owners = new HashMap<>();
-        for (UniformAssignor.Member member : members) {
+        for (AssignmentMember member : members) {
             target.get(member.memberId()).forEachPartition((topic, partition) -> {
                 assertThat(member.topicIds()).as("%s subscribes to %s", member.memberId(), topic).contains(topic);
                 assertThat(owners.put(topic + "-" + partition, member.memberId())).as("%s-%d once", topic, partition)
@@ -116,10 +116,10 @@ class UniformAssignorPropertyTest {
                         .isEqualTo(subscribed);
             }
         });
-        for (UniformAssignor.Member owner : members) {
+        for (AssignmentMember owner : members) {
             int ownerCount = target.get(owner.memberId()).size();
             target.get(owner.memberId()).forEachPartition((topic, partition) -> {
-                for (UniformAssignor.Member other : members) {
+                for (AssignmentMember other : members) {
                     if (other.topicIds().contains(topic)) {
                         assertThat(ownerCount - target.get(other.memberId()).size())
                                 .as("%s owns %s-%d; %s subscribes too", owner.memberId(), topic, partition,
