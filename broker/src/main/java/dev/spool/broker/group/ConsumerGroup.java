@@ -72,6 +72,11 @@ final class ConsumerGroup {
         return Collections.unmodifiableCollection(members.values());
     }
 
+    /** The members by id, a copy the caller may change (to compute a target with a member added or removed). */
+    Map<String, ConsumerGroupMember> membersById() {
+        return new HashMap<>(members);
+    }
+
     boolean isEmpty() {
         return members.isEmpty();
     }

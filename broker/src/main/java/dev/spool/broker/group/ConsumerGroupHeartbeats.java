@@ -97,8 +97,7 @@ final class ConsumerGroupHeartbeats {
         if (member == null || !updated.equals(known)) {
             records.add(ConsumerGroupRecords.member(groupId, updated));
         }
-        Map<String, ConsumerGroupMember> members = new HashMap<>();
-        group.members().forEach(other -> members.put(other.memberId(), other));
+        Map<String, ConsumerGroupMember> members = group.membersById();
         members.put(updated.memberId(), updated);
         long hash = subscriptionHash(members.values());
         int groupEpoch = group.groupEpoch();
@@ -158,8 +157,7 @@ final class ConsumerGroupHeartbeats {
                 ConsumerGroupRecords.currentAssignmentTombstone(groupId, memberId),
                 ConsumerGroupRecords.targetTombstone(groupId, memberId),
                 ConsumerGroupRecords.memberTombstone(groupId, memberId)));
-        Map<String, ConsumerGroupMember> members = new HashMap<>();
-        group.members().forEach(other -> members.put(other.memberId(), other));
+        Map<String, ConsumerGroupMember> members = group.membersById();
         members.remove(memberId);
         int groupEpoch = group.groupEpoch() + 1;
         records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, subscriptionHash(members.values())));
