@@ -116,6 +116,71 @@ class ConsumerProtocolIT {
     }
 
     @Test
+    void aStaticMemberRestartedWithinItsSessionGetsItsPartitionsBackWithoutMovingTheOthers() throws Exception {
+        String topic = createTopic("static-new-protocol");
+        List<KafkaConsumer<String, String>> members = new ArrayList<>();
+        try {
+            members.add(consumer(bootstrap(), "statics", ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "reader-a"));
+            members.add(consumer(bootstrap(), "statics"));
+            members.forEach(member -> member.subscribe(List.of(topic)));
+            awaitShared(members, 2);
+            Set<TopicPartition> staticOwned = Set.copyOf(members.get(0).assignment());
+            Set<TopicPartition> otherOwned = Set.copyOf(members.get(1).assignment());
+
+            members.remove(0).close(); // leaves with epoch -2: its partitions wait for it
+            KafkaConsumer<String, String> restarted = consumer(bootstrap(), "statics",
+                    ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "reader-a");
+            members.add(0, restarted);
+            restarted.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (restarted.assignment().isEmpty()) {
+                assertThat(System.nanoTime()).as("the restarted member's assignment").isLessThan(deadline);
+                members.forEach(member -> member.poll(Duration.ofMillis(100)));
+                assertThat(members.get(1).assignment()).as("the other member's partitions").isEqualTo(otherOwned);
+            }
+            assertThat(restarted.assignment()).isEqualTo(staticOwned);
+            try (Admin admin = GroupClients.admin(bootstrap())) {
+                assertThat(admin.describeConsumerGroups(List.of("statics")).all().get(30, TimeUnit.SECONDS)
+                        .get("statics").members()).hasSize(2).anyMatch(member ->
+                        member.groupInstanceId().orElse("").equals("reader-a"));
+            }
+        } finally {
+            members.forEach(KafkaConsumer::close);
+        }
+    }
+
+    /**
+     * A group whose members all left changes protocol as its next member joins, keeping its committed offsets: classic
+     * to consumer and back (Kafka's offline migration). Then, empty, it can be deleted, and its offsets go with it.
+     */
+    @Test
+    void anEmptyGroupMovesBetweenProtocolsAtItsCommitsAndIsDeletedOnceEmpty() throws Exception {
+        String topic = createTopic("migrate-offline");
+        GroupClients.produce(bootstrap(), topic, "classic", 60);
+        Set<String> read = new HashSet<>();
+        try (KafkaConsumer<String, String> classic = GroupClients.consumer(bootstrap(), "migrating", "earliest")) {
+            classic.subscribe(List.of(topic));
+            pollUntil(List.of(classic), read, 60);
+        }
+        GroupClients.produce(bootstrap(), topic, "consumer", 40);
+        try (KafkaConsumer<String, String> upgraded = consumer(bootstrap(), "migrating")) {
+            upgraded.subscribe(List.of(topic));
+            pollUntil(List.of(upgraded), read, 100);
+        }
+        GroupClients.produce(bootstrap(), topic, "classic-again", 20);
+        try (KafkaConsumer<String, String> downgraded = GroupClients.consumer(bootstrap(), "migrating", "earliest")) {
+            downgraded.subscribe(List.of(topic));
+            pollUntil(List.of(downgraded), read, 120);
+        }
+        try (Admin admin = GroupClients.admin(bootstrap())) {
+            assertThat(GroupClients.committed(admin, "migrating", topic).values().stream().mapToLong(Long::longValue)
+                    .sum()).isEqualTo(120);
+            admin.deleteConsumerGroups(List.of("migrating")).all().get(30, TimeUnit.SECONDS);
+            assertThat(GroupClients.committed(admin, "migrating", topic)).isEmpty();
+        }
+    }
+
+    @Test
     void aBrokerThatDoesNotServeTheProtocolIsToldApartByTheClient() throws Exception {
         try (SpoolProcess classicOnly = SpoolProcess.start();
              KafkaConsumer<String, String> consumer = consumer(classicOnly.bootstrap(), "refused")) {
@@ -187,8 +252,12 @@ class ConsumerProtocolIT {
         }
     }
 
-    private static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
+    /** A consumer of the new protocol with manual commits; {@code extraConfig} are further name, value pairs. */
+    private static KafkaConsumer<String, String> consumer(String bootstrap, String group, String... extraConfig) {
         Properties props = new Properties();
+        for (int i = 0; i + 1 < extraConfig.length; i += 2) {
+            props.put(extraConfig[i], extraConfig[i + 1]);
+        }
         props.putAll(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, group,
                 ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20"));

@@ -81,9 +81,17 @@ final class ClassicGroupMembership {
                 || data.sessionTimeoutMs() > settings.maxSessionTimeoutMs()) {
             return joinError(Errors.INVALID_SESSION_TIMEOUT, memberId);
         }
-        if (shard.consumerGroup(groupId, false) != null) {
-            // A consumer-protocol group (KIP-848) of that id: classic members cannot join it (yet: no migration).
-            return joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, memberId);
+        ConsumerGroup consumerGroup = shard.consumerGroup(groupId, false);
+        if (consumerGroup != null) {
+            if (!consumerGroup.isEmpty()) {
+                // A consumer-protocol group (KIP-848) with members: classic members cannot join it (no migration).
+                return joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, memberId);
+            }
+            // An empty consumer group becomes a classic group, keeping its offsets (Kafka's offline downgrade).
+            if (!shard.write(ConsumerGroupRecords.deletion(consumerGroup))) {
+                return joinError(Errors.NOT_COORDINATOR, memberId);
+            }
+            LOG.info("Converted empty consumer group {} to a classic group", groupId);
         }
         ClassicGroup group = shard.group(groupId);
         if (group == null) {

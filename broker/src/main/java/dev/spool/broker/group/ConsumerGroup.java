@@ -68,6 +68,16 @@ final class ConsumerGroup {
         return members.get(memberId);
     }
 
+    /** The member with that instance id (a static member), or null. */
+    ConsumerGroupMember staticMember(String instanceId) {
+        for (ConsumerGroupMember member : members.values()) {
+            if (instanceId.equals(member.instanceId())) {
+                return member;
+            }
+        }
+        return null;
+    }
+
     Collection<ConsumerGroupMember> members() {
         return Collections.unmodifiableCollection(members.values());
     }
@@ -124,6 +134,26 @@ final class ConsumerGroup {
         targetAssignment.remove(memberId);
     }
 
+    /** The regular expressions the group has resolved (their records). */
+    Set<String> regexes() {
+        return Collections.unmodifiableSet(regexes.keySet());
+    }
+
+    /** Whether a member subscribes to the topic, by name or through a resolved regular expression. */
+    boolean isSubscribedTo(String topic) {
+        for (ConsumerGroupMember member : members.values()) {
+            if (member.subscribedTopicNames().contains(topic)) {
+                return true;
+            }
+        }
+        for (ResolvedRegex resolved : regexes.values()) {
+            if (resolved.topics().contains(topic)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     ResolvedRegex regex(String regex) {
         return regexes.get(regex);
     }
@@ -144,7 +174,8 @@ final class ConsumerGroup {
             return ConsumerGroupState.ASSIGNING;
         }
         for (ConsumerGroupMember member : members.values()) {
-            if (member.memberEpoch() != assignmentEpoch || member.state() != MemberState.STABLE) {
+            // A static member away (left with epoch -2) keeps its share until it returns or its session ends.
+            if (!member.isAway() && member.memberEpoch() != assignmentEpoch || member.state() != MemberState.STABLE) {
                 return ConsumerGroupState.RECONCILING;
             }
         }

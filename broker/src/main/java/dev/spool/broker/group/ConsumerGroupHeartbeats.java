@@ -60,53 +60,87 @@ final class ConsumerGroupHeartbeats {
         ClassicGroup classic = shard.group(groupId);
         if (classic != null && (classic.protocolType() != null || !classic.isEmpty()
                 || !classic.pendingMembers().isEmpty())) {
-            return error(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is a classic group, not a consumer group");
+            if (!classic.isIn(GroupState.EMPTY) || !classic.pendingMembers().isEmpty()) {
+                return error(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is a classic group with members, not "
+                        + "a consumer group");
+            }
+            // An empty classic group becomes a consumer group, keeping its offsets (Kafka's offline upgrade).
+            if (!shard.write(List.of(CoordinatorRecord.groupTombstone(groupId)))) {
+                return error(Errors.NOT_COORDINATOR, null);
+            }
+            LOG.info("Converted empty classic group {} to a consumer group", groupId);
         }
         ConsumerGroup group = shard.consumerGroup(groupId, false);
+        ConsumerGroupHeartbeatResponseData refused = checkInstance(group, request);
+        if (refused != null) {
+            return refused;
+        }
         if (request.memberEpoch() < 0) {
             return leave(group, request.memberId(), request.memberEpoch());
         }
-        ConsumerGroupMember member = group == null ? null : group.member(request.memberId());
+        // A static member coming back within its session takes over its instance's earlier member and partitions.
+        ConsumerGroupMember holder = request.instanceId() == null || group == null ? null
+                : group.staticMember(request.instanceId());
+        ConsumerGroupMember replaced = request.memberEpoch() == 0 && holder != null && holder.isAway() ? holder : null;
+        ConsumerGroupMember member = replaced != null || group == null ? null : group.member(request.memberId());
         Errors fenced = checkEpoch(member, request);
         if (fenced != null) {
             return error(fenced, "Member " + request.memberId() + " of group " + groupId + " at epoch "
                     + request.memberEpoch() + (member == null ? " is unknown" : " is not at epoch "
                     + member.memberEpoch()));
         }
-        if (member == null && group != null && group.members().size() >= shard.settings().consumer().maxSize()) {
+        if (member == null && replaced == null && group != null
+                && group.members().size() >= shard.settings().consumer().maxSize()) {
             return error(Errors.GROUP_MAX_SIZE_REACHED, "Group " + groupId + " has its most members");
         }
         boolean created = group == null;
         if (created) {
             group = shard.consumerGroup(groupId, true);
         }
-        ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, request, clientId, clientHost);
+        ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, replaced, request, clientId, clientHost);
         if (created && answer.errorCode() != Errors.NONE.code() && group.isEmpty()) {
             shard.removeConsumerGroup(groupId);
         }
         return answer;
     }
 
+    /**
+     * One heartbeat of a known {@code member}, of a new one (null), or of a static member taking over from the member
+     * {@code replaced} that its instance left with epoch -2: it gets that member's partitions and target share, and
+     * the group no new epoch unless its subscription differs.
+     */
     private ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroup group, ConsumerGroupMember member,
+                                                         ConsumerGroupMember replaced,
                                                          ConsumerGroupHeartbeatRequestData request, String clientId,
                                                          String clientHost) {
         String groupId = group.groupId();
-        ConsumerGroupMember known = member != null ? member : ConsumerGroupMember.unknown(request.memberId());
+        ConsumerGroupMember known = member != null ? member : replaced != null
+                ? replaced.replacedBy(request.memberId()) : ConsumerGroupMember.unknown(request.memberId());
         ConsumerGroupMember updated = withRequest(known, request, clientId, clientHost);
         List<CoordinatorRecord> records = new ArrayList<>();
+        Map<String, ConsumerGroupMember> members = group.membersById();
+        Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
+        if (replaced != null) {
+            records.addAll(removalRecords(groupId, replaced.memberId()));
+            members.remove(replaced.memberId());
+            PartitionAssignment share = targets.remove(replaced.memberId());
+            if (share != null) {
+                targets.put(updated.memberId(), share);
+                records.add(ConsumerGroupRecords.target(groupId, updated.memberId(), share));
+            }
+            shard.timer().cancel(sessionKey(groupId, replaced.memberId()));
+        }
         if (member == null || !updated.equals(known)) {
             records.add(ConsumerGroupRecords.member(groupId, updated));
         }
-        Map<String, ConsumerGroupMember> members = group.membersById();
         members.put(updated.memberId(), updated);
         long hash = subscriptionHash(members.values());
         int groupEpoch = group.groupEpoch();
-        if (member == null || !updated.subscribedTopicNames().equals(known.subscribedTopicNames())
+        if (member == null && replaced == null || !updated.subscribedTopicNames().equals(known.subscribedTopicNames())
                 || hash != group.metadataHash()) {
             groupEpoch++;
             records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, hash));
         }
-        Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
         int targetEpoch = group.assignmentEpoch();
         if (groupEpoch > targetEpoch) {
             targetEpoch = groupEpoch;
@@ -139,10 +173,28 @@ final class ConsumerGroupHeartbeats {
         return answer;
     }
 
-    /** The member's answer to a leave (epoch -1, or -2 for a static member); the others get a new target. */
+    /**
+     * The member's answer to a leave: with -1 it leaves and the others get a new target; a static member leaving
+     * with -2 is away, keeping its partitions (owned, no longer fetched) for its instance's next member until its
+     * session timeout, so that a restart does not move them.
+     */
     private ConsumerGroupHeartbeatResponseData leave(ConsumerGroup group, String memberId, int epoch) {
-        if (group == null || group.member(memberId) == null) {
+        ConsumerGroupMember member = group == null ? null : group.member(memberId);
+        if (member == null) {
             return error(Errors.UNKNOWN_MEMBER_ID, "Member " + memberId + " is not in the group");
+        }
+        if (epoch == STATIC_LEAVE_EPOCH && member.instanceId() != null) {
+            if (member.isAway()) {
+                return new ConsumerGroupHeartbeatResponseData().setMemberId(memberId).setMemberEpoch(epoch);
+            }
+            ConsumerGroupMember away = member.withAssignment(STATIC_LEAVE_EPOCH, member.memberEpoch(),
+                    MemberState.STABLE, member.assigned(), PartitionAssignment.EMPTY, member.assignmentEpochs());
+            if (!shard.write(List.of(ConsumerGroupRecords.currentAssignment(group.groupId(), away)))) {
+                return error(Errors.NOT_COORDINATOR, null);
+            }
+            shard.timer().cancel(revocationKey(group.groupId(), memberId));
+            scheduleSession(group.groupId(), memberId);
+            return new ConsumerGroupHeartbeatResponseData().setMemberId(memberId).setMemberEpoch(epoch);
         }
         if (!remove(group, memberId)) {
             return error(Errors.NOT_COORDINATOR, null);
@@ -150,13 +202,40 @@ final class ConsumerGroupHeartbeats {
         return new ConsumerGroupHeartbeatResponseData().setMemberId(memberId).setMemberEpoch(epoch);
     }
 
+    /**
+     * The answer refusing a static member's heartbeat, or null. An instance id names one member at a time: another
+     * member joining under it while that one is active gets UNRELEASED_INSTANCE_ID; a heartbeat or leave under it
+     * from a member that is not the one it names (replaced by a newer one) gets FENCED_INSTANCE_ID.
+     */
+    private static ConsumerGroupHeartbeatResponseData checkInstance(ConsumerGroup group,
+                                                                    ConsumerGroupHeartbeatRequestData request) {
+        String instanceId = request.instanceId();
+        if (instanceId == null) {
+            return null;
+        }
+        ConsumerGroupMember holder = group == null ? null : group.staticMember(instanceId);
+        if (request.memberEpoch() == 0) {
+            if (holder != null && !holder.memberId().equals(request.memberId()) && !holder.isAway()) {
+                return error(Errors.UNRELEASED_INSTANCE_ID, "Static member " + request.memberId()
+                        + " with instance id " + instanceId + " cannot join the group because the instance id is"
+                        + " owned by member " + holder.memberId());
+            }
+            return null;
+        }
+        if (holder == null) {
+            return error(Errors.UNKNOWN_MEMBER_ID, "Instance id " + instanceId + " is unknown");
+        }
+        if (!holder.memberId().equals(request.memberId())) {
+            return error(Errors.FENCED_INSTANCE_ID, "Static member " + request.memberId() + " with instance id "
+                    + instanceId + " was replaced by member " + holder.memberId());
+        }
+        return null;
+    }
+
     /** Removes a member that left or was fenced, and gives its partitions to the others; false if not written. */
     private boolean remove(ConsumerGroup group, String memberId) {
         String groupId = group.groupId();
-        List<CoordinatorRecord> records = new ArrayList<>(List.of(
-                ConsumerGroupRecords.currentAssignmentTombstone(groupId, memberId),
-                ConsumerGroupRecords.targetTombstone(groupId, memberId),
-                ConsumerGroupRecords.memberTombstone(groupId, memberId)));
+        List<CoordinatorRecord> records = new ArrayList<>(removalRecords(groupId, memberId));
         Map<String, ConsumerGroupMember> members = group.membersById();
         members.remove(memberId);
         int groupEpoch = group.groupEpoch() + 1;
@@ -170,6 +249,13 @@ final class ConsumerGroupHeartbeats {
         shard.timer().cancel(sessionKey(groupId, memberId));
         shard.timer().cancel(revocationKey(groupId, memberId));
         return true;
+    }
+
+    /** The tombstones of a member's records: its current assignment, its target share and its metadata. */
+    private static List<CoordinatorRecord> removalRecords(String groupId, String memberId) {
+        return List.of(ConsumerGroupRecords.currentAssignmentTombstone(groupId, memberId),
+                ConsumerGroupRecords.targetTombstone(groupId, memberId),
+                ConsumerGroupRecords.memberTombstone(groupId, memberId));
     }
 
     /** Starts the timers of members restored by replay: their sessions, and revocations still under way. */
@@ -283,6 +369,9 @@ final class ConsumerGroupHeartbeats {
         }
         if (epoch == member.memberEpoch()) {
             return null;
+        }
+        if (member.isAway()) {
+            return Errors.FENCED_MEMBER_EPOCH;
         }
         boolean lostAnswer = epoch == member.previousMemberEpoch() && request.topicPartitions() != null
                 && request.topicPartitions().stream().allMatch(owned -> owned.partitions().stream()

@@ -86,6 +86,21 @@ record ConsumerGroupMember(
                 newState, newAssigned, newPendingRevocation, newAssignmentEpochs);
     }
 
+    /**
+     * A static member rejoining under a new member id (its instance id's earlier member had left with epoch -2): the
+     * earlier member's subscription and assignment, at the epoch it left at, under {@code newMemberId}.
+     */
+    ConsumerGroupMember replacedBy(String newMemberId) {
+        return new ConsumerGroupMember(newMemberId, instanceId, rackId, clientId, clientHost, subscribedTopicNames,
+                subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor, classicMetadata, previousMemberEpoch,
+                previousMemberEpoch, MemberState.STABLE, assigned, PartitionAssignment.EMPTY, assignmentEpochs);
+    }
+
+    /** Whether this is a static member that left with epoch -2 and whose instance id may come back. */
+    boolean isAway() {
+        return memberEpoch == ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH;
+    }
+
     /** This member as its current assignment's tombstone leaves it: epoch -1, owning nothing. */
     ConsumerGroupMember withoutAssignment() {
         return withAssignment(LEFT_EPOCH, LEFT_EPOCH, MemberState.STABLE, PartitionAssignment.EMPTY,

@@ -6,10 +6,12 @@ import dev.spool.protocol.group.ConsumerGroupMemberMetadataKeyData;
 import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
 import dev.spool.protocol.group.ConsumerGroupMetadataKeyData;
 import dev.spool.protocol.group.ConsumerGroupMetadataValueData;
+import dev.spool.protocol.group.ConsumerGroupRegularExpressionKeyData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMemberKeyData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMemberValueData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMetadataKeyData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMetadataValueData;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,6 +29,30 @@ final class ConsumerGroupRecords {
         return new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_METADATA.id(),
                 new ConsumerGroupMetadataKeyData().setGroupId(groupId), VERSION,
                 new ConsumerGroupMetadataValueData().setEpoch(epoch).setMetadataHash(metadataHash));
+    }
+
+    /**
+     * The tombstones that delete a group, in Kafka's order: each member's records, each resolved regular expression,
+     * the target assignment's epoch, and last the group's own record (which removes it on replay).
+     */
+    static List<CoordinatorRecord> deletion(ConsumerGroup group) {
+        String groupId = group.groupId();
+        List<CoordinatorRecord> records = new ArrayList<>();
+        for (ConsumerGroupMember member : group.members()) {
+            records.add(currentAssignmentTombstone(groupId, member.memberId()));
+            records.add(targetTombstone(groupId, member.memberId()));
+            records.add(memberTombstone(groupId, member.memberId()));
+        }
+        for (String regex : group.regexes()) {
+            records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_REGULAR_EXPRESSION.id(),
+                    new ConsumerGroupRegularExpressionKeyData().setGroupId(groupId).setRegularExpression(regex),
+                    VERSION, null));
+        }
+        records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA.id(),
+                new ConsumerGroupTargetAssignmentMetadataKeyData().setGroupId(groupId), VERSION, null));
+        records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_METADATA.id(),
+                new ConsumerGroupMetadataKeyData().setGroupId(groupId), VERSION, null));
+        return records;
     }
 
     static CoordinatorRecord member(String groupId, ConsumerGroupMember member) {

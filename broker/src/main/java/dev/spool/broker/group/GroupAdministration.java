@@ -35,10 +35,12 @@ final class GroupAdministration {
         DescribedGroup described = new DescribedGroup().setGroupId(groupId).setAuthorizedOperations(
                 OPERATIONS_NOT_REQUESTED);
         if (group == null || group.isIn(GroupState.DEAD)) {
+            // A consumer group is described by ConsumerGroupDescribe; here it is not a (classic) group, as in Kafka.
             described.setGroupState(GroupState.DEAD.displayName()).setProtocolType("").setProtocolData("");
             if (version >= FIRST_GROUP_NOT_FOUND_VERSION) {
-                described.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
-                        .setErrorMessage("Group " + groupId + " not found.");
+                described.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code()).setErrorMessage(
+                        shard.consumerGroup(groupId, false) != null ? "Group " + groupId + " is not a classic group."
+                                : "Group " + groupId + " not found.");
             }
             return described;
         }
@@ -91,14 +93,21 @@ final class GroupAdministration {
         return states.isEmpty() || states.contains(state.toLowerCase(Locale.ROOT));
     }
 
-    /** Deletes an empty group and its offsets: tombstones for each, appended before the answer. */
+    /**
+     * Deletes an empty group, classic or consumer, and its offsets: tombstones for each, appended before the answer.
+     * A consumer group with a static member away (left with epoch -2) is not empty.
+     */
     static DeletableGroupResult delete(GroupCoordinatorShard shard, String groupId) {
         DeletableGroupResult result = new DeletableGroupResult().setGroupId(groupId);
         ClassicGroup group = shard.group(groupId);
-        if (group == null || group.isIn(GroupState.DEAD)) {
+        ConsumerGroup consumerGroup = shard.consumerGroup(groupId, false);
+        if (consumerGroup != null) {
+            if (!consumerGroup.isEmpty()) {
+                return result.setErrorCode(Errors.NON_EMPTY_GROUP.code());
+            }
+        } else if (group == null || group.isIn(GroupState.DEAD)) {
             return result.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
-        }
-        if (!group.isIn(GroupState.EMPTY) || !group.pendingMembers().isEmpty()) {
+        } else if (!group.isIn(GroupState.EMPTY) || !group.pendingMembers().isEmpty()) {
             return result.setErrorCode(Errors.NON_EMPTY_GROUP.code());
         }
         List<CoordinatorRecord> tombstones = new ArrayList<>();
@@ -107,7 +116,8 @@ final class GroupAdministration {
                 tombstones.add(CoordinatorRecord.offsetTombstone(groupId, topic.getKey(), partition));
             }
         }
-        tombstones.add(CoordinatorRecord.groupTombstone(groupId));
+        tombstones.addAll(consumerGroup != null ? ConsumerGroupRecords.deletion(consumerGroup)
+                : List.of(CoordinatorRecord.groupTombstone(groupId)));
         if (!shard.write(tombstones)) {
             return result.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
         }

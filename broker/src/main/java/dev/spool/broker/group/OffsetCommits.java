@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -311,26 +313,36 @@ final class OffsetCommits {
                 : new FetchedOffset(partition, offset.offset(), offset.leaderEpoch(), offset.metadata(), Errors.NONE);
     }
 
+    /**
+     * OffsetDelete: a group's offsets of topics it does not subscribe to (GROUP_SUBSCRIBED_TO_TOPIC for those it
+     * does); a classic group with members must use the consumer protocol type (else NON_EMPTY_GROUP).
+     */
     OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
-        ClassicGroup group = shard.group(request.groupId());
-        if (group == null || group.isIn(GroupState.DEAD)) {
+        String groupId = request.groupId();
+        ClassicGroup group = shard.group(groupId);
+        ConsumerGroup consumerGroup = shard.consumerGroup(groupId, false);
+        Predicate<String> subscribed;
+        if (consumerGroup != null) {
+            subscribed = consumerGroup::isSubscribedTo;
+        } else if (group == null || group.isIn(GroupState.DEAD)) {
             return new OffsetDeleteResponseData().setErrorCode(Errors.GROUP_ID_NOT_FOUND.code());
-        }
-        boolean hasMembers = !group.isIn(GroupState.EMPTY);
-        if (hasMembers && !CONSUMER_PROTOCOL_TYPE.equals(group.protocolType())) {
+        } else if (group.isIn(GroupState.EMPTY)) {
+            subscribed = topic -> false;
+        } else if (CONSUMER_PROTOCOL_TYPE.equals(group.protocolType())) {
+            subscribed = Subscriptions.topicsOf(group)::contains;
+        } else {
             return new OffsetDeleteResponseData().setErrorCode(Errors.NON_EMPTY_GROUP.code());
         }
-        Set<String> subscribed = hasMembers ? Subscriptions.topicsOf(group) : Set.of();
         List<CoordinatorRecord> tombstones = new ArrayList<>();
         List<OffsetDeleteResponseTopic> topics = new ArrayList<>();
         for (OffsetDeleteRequestTopic topic : request.topics()) {
             List<OffsetDeleteResponsePartition> partitions = new ArrayList<>();
             for (OffsetDeleteRequestPartition partition : topic.partitions()) {
                 Errors error = Errors.NONE;
-                if (subscribed.contains(topic.name())) {
+                if (subscribed.test(topic.name())) {
                     error = Errors.GROUP_SUBSCRIBED_TO_TOPIC;
-                } else if (shard.offsets().get(group.groupId(), topic.name(), partition.partitionIndex()) != null) {
-                    tombstones.add(CoordinatorRecord.offsetTombstone(group.groupId(), topic.name(),
+                } else if (shard.offsets().get(groupId, topic.name(), partition.partitionIndex()) != null) {
+                    tombstones.add(CoordinatorRecord.offsetTombstone(groupId, topic.name(),
                             partition.partitionIndex()));
                 }
                 partitions.add(new OffsetDeleteResponsePartition().setPartitionIndex(partition.partitionIndex())
@@ -368,51 +380,67 @@ final class OffsetCommits {
     }
 
     /**
-     * Removes offsets past {@code offsets.retention.minutes} (KIP-211): of a group without members,
-     * counted from when it became empty, or from the commit for a group that never had members; an
-     * offset committed with an explicit retention (v2-4) expires at its own time. An empty group left
-     * without offsets is deleted too. Returns the number of offsets removed.
+     * Removes offsets past {@code offsets.retention.minutes} (KIP-211): of a classic group without members, counted
+     * from when it became empty, or from the commit for a group that never had members; of a consumer group, those
+     * of topics no member subscribes to, counted from the commit (KIP-848); an offset committed with an explicit
+     * retention (v2-4) expires at its own time. An empty group left without offsets is deleted too. Returns the
+     * number of offsets removed.
      */
     int expireOffsets() {
         long nowMs = shard.nowMs();
-        long retentionMs = shard.settings().offsetsRetentionMs();
         List<CoordinatorRecord> tombstones = new ArrayList<>();
-        int expired = 0;
+        int groupsDeleted = 0;
         for (ClassicGroup group : new ArrayList<>(shard.groups())) {
             if (!group.isIn(GroupState.EMPTY)) {
                 continue;
             }
-            int before = tombstones.size();
-            Map<String, TreeMap<Integer, CommittedOffset>> offsets = shard.offsets().offsets(group.groupId());
-            int remaining = 0;
-            for (Map.Entry<String, TreeMap<Integer, CommittedOffset>> topic : offsets.entrySet()) {
-                for (Map.Entry<Integer, CommittedOffset> partition : topic.getValue().entrySet()) {
-                    CommittedOffset offset = partition.getValue();
-                    boolean isExpired = offset.expireTimestampMs() != CommittedOffset.NO_EXPIRY
-                            ? nowMs >= offset.expireTimestampMs()
-                            : nowMs - (group.protocolType() != null ? group.currentStateTimestampMs()
-                            : offset.commitTimestampMs()) >= retentionMs;
-                    if (isExpired) {
-                        tombstones.add(CoordinatorRecord.offsetTombstone(group.groupId(), topic.getKey(),
-                                partition.getKey()));
-                    } else {
-                        remaining++;
-                    }
-                }
-            }
-            expired += tombstones.size() - before;
+            boolean hadMembers = group.protocolType() != null;
+            long emptySinceMs = group.currentStateTimestampMs();
+            int remaining = expireOffsets(group.groupId(), topic -> true,
+                    offset -> hadMembers ? emptySinceMs : offset.commitTimestampMs(), nowMs, tombstones);
             if (remaining == 0 && group.pendingMembers().isEmpty()) {
                 tombstones.add(CoordinatorRecord.groupTombstone(group.groupId()));
+                groupsDeleted++;
             }
         }
-        if (tombstones.isEmpty()) {
+        for (ConsumerGroup group : new ArrayList<>(shard.consumerGroups())) {
+            int remaining = expireOffsets(group.groupId(), topic -> !group.isSubscribedTo(topic),
+                    CommittedOffset::commitTimestampMs, nowMs, tombstones);
+            if (remaining == 0 && group.isEmpty()) {
+                tombstones.addAll(ConsumerGroupRecords.deletion(group));
+                groupsDeleted++;
+            }
+        }
+        if (tombstones.isEmpty() || !shard.write(tombstones)) {
             return 0;
         }
-        if (!shard.write(tombstones)) {
-            return 0;
-        }
-        LOG.info("Removed {} expired offsets and {} empty groups from __consumer_offsets-{}", expired,
-                tombstones.size() - expired, shard.partition());
+        int expired = (int) tombstones.stream().filter(CoordinatorRecord::isOffsetCommit).count();
+        LOG.info("Removed {} expired offsets and {} empty groups from __consumer_offsets-{}", expired, groupsDeleted,
+                shard.partition());
         return expired;
+    }
+
+    /**
+     * Adds to {@code tombstones} the group's offsets past their retention ({@code offsets.retention.minutes} after
+     * {@code base}, or their own expiry) among the topics {@code expirable}; returns how many offsets remain.
+     */
+    private int expireOffsets(String groupId, Predicate<String> expirable, ToLongFunction<CommittedOffset> base,
+                              long nowMs, List<CoordinatorRecord> tombstones) {
+        long retentionMs = shard.settings().offsetsRetentionMs();
+        int remaining = 0;
+        for (Map.Entry<String, TreeMap<Integer, CommittedOffset>> topic : shard.offsets().offsets(groupId).entrySet()) {
+            boolean mayExpire = expirable.test(topic.getKey());
+            for (Map.Entry<Integer, CommittedOffset> partition : topic.getValue().entrySet()) {
+                CommittedOffset offset = partition.getValue();
+                boolean isExpired = mayExpire && (offset.expireTimestampMs() != CommittedOffset.NO_EXPIRY
+                        ? nowMs >= offset.expireTimestampMs() : nowMs - base.applyAsLong(offset) >= retentionMs);
+                if (isExpired) {
+                    tombstones.add(CoordinatorRecord.offsetTombstone(groupId, topic.getKey(), partition.getKey()));
+                } else {
+                    remaining++;
+                }
+            }
+        }
+        return remaining;
     }
 }

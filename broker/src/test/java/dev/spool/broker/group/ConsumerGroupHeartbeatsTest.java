@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /** ConsumerGroupHeartbeat on one shard: joins, revoke before assign, leaves, fencing, and commits by epoch. */
 class ConsumerGroupHeartbeatsTest {
 
-    private static final String GROUP = "readers";
-    private static final Uuid ORDERS = Uuid.randomUuid();
+    static final String GROUP = "readers";
+    static final Uuid ORDERS = Uuid.randomUuid();
 
     private final Map<String, TopicImage> topics = new HashMap<>();
     private final ManualTimer timer = new ManualTimer();
@@ -209,6 +209,93 @@ class ConsumerGroupHeartbeatsTest {
         assertThat(partitions(grown)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
     }
 
+    @Test
+    void aStaticMemberRestartingWithinItsSessionGetsItsPartitionsBackWithoutANewGroupEpoch() throws Exception {
+        List<Integer> owned = settleTwoMembersOneStatic();
+        int groupEpoch = shard.consumerGroup(GROUP, false).groupEpoch();
+
+        ConsumerGroupHeartbeatResponseData left = heartbeat(beat("s-1", 2, toArray(owned)).setInstanceId("a")
+                .setMemberEpoch(ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH));
+        assertThat(left.errorCode()).isZero();
+        assertThat(left.memberEpoch()).isEqualTo(ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH);
+        timer.advance(20_000);
+        assertThat(heartbeat(beat("m-2", 2, toArray(complement(owned)))).assignment())
+                .as("the other member gets nothing more while the static member is away").isNull();
+
+        ConsumerGroupHeartbeatResponseData back = heartbeat(join("s-1b").setInstanceId("a"));
+        assertThat(back.errorCode()).isZero();
+        assertThat(partitions(back)).as("its partitions, at once").isEqualTo(owned);
+        assertThat(back.memberEpoch()).isEqualTo(2);
+        assertThat(shard.consumerGroup(GROUP, false).groupEpoch()).as("no rebalance").isEqualTo(groupEpoch);
+        assertThat(heartbeat(beat("s-1", 2, toArray(owned)).setInstanceId("a")).errorCode())
+                .as("the replaced member").isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+
+        ConsumerGroup reloaded = load().consumerGroup(GROUP, false);
+        assertThat(reloaded.member("s-1")).isNull();
+        assertThat(reloaded.member("s-1b").assigned().partitions(ORDERS)).containsExactlyElementsOf(owned);
+        assertThat(reloaded.state()).isEqualTo(ConsumerGroupState.STABLE);
+    }
+
+    @Test
+    void aStaticMemberAwayPastItsSessionTimeoutLeavesAndTheOthersTakeItsPartitions() throws Exception {
+        List<Integer> owned = settleTwoMembersOneStatic();
+        heartbeat(beat("s-1", 2, toArray(owned)).setInstanceId("a")
+                .setMemberEpoch(ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH));
+        shard = load();
+        assertThat(shard.consumerGroup(GROUP, false).member("s-1").isAway()).as("kept over a restart").isTrue();
+
+        for (int i = 0; i < 10; i++) {
+            timer.advance(5_000);
+            ConsumerGroupMember other = shard.consumerGroup(GROUP, false).member("m-2");
+            heartbeat(beat("m-2", other.memberEpoch(), partitionsArray(other)));
+        }
+
+        assertThat(shard.consumerGroup(GROUP, false).member("s-1")).isNull();
+        assertThat(shard.consumerGroup(GROUP, false).member("m-2").assigned().partitions(ORDERS)).hasSize(6);
+        assertThat(heartbeat(join("s-1b").setInstanceId("a")).errorCode()).as("a new member, as any").isZero();
+    }
+
+    @Test
+    void anInstanceIdNamesOneActiveMemberAtATime() {
+        List<Integer> owned = settleTwoMembersOneStatic();
+
+        assertThat(heartbeat(join("s-2").setInstanceId("a")).errorCode())
+                .isEqualTo(Errors.UNRELEASED_INSTANCE_ID.code());
+        assertThat(heartbeat(beat("x", 2).setInstanceId("a")).errorCode())
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(heartbeat(beat("x", 2).setInstanceId("b")).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(heartbeat(beat("x", ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH).setInstanceId("a")).errorCode())
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(shard.consumerGroup(GROUP, false).member("s-1").assigned().partitions(ORDERS))
+                .containsExactlyElementsOf(owned);
+
+        assertThat(heartbeat(beat("s-1", ConsumerGroupHeartbeats.LEAVE_EPOCH).setInstanceId("a")).errorCode())
+                .as("leaving for good").isZero();
+        assertThat(shard.consumerGroup(GROUP, false).member("s-1")).isNull();
+        assertThat(heartbeat(join("s-2").setInstanceId("a")).errorCode()).isZero();
+    }
+
+    /** Static member s-1 (instance a) and dynamic m-2 share orders at epoch 2; s-1's partitions. */
+    private List<Integer> settleTwoMembersOneStatic() {
+        heartbeat(join("s-1").setInstanceId("a"));
+        heartbeat(join("m-2"));
+        ConsumerGroupHeartbeatResponseData revoking = heartbeat(beat("s-1", 1, 0, 1, 2, 3, 4, 5).setInstanceId("a"));
+        heartbeat(beat("s-1", 1, partitionsArray(revoking)).setInstanceId("a"));
+        heartbeat(beat("m-2", 2));
+        assertThat(shard.consumerGroup(GROUP, false).state()).isEqualTo(ConsumerGroupState.STABLE);
+        return partitions(revoking);
+    }
+
+    private static int[] toArray(List<Integer> partitions) {
+        return partitions.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static List<Integer> complement(List<Integer> partitions) {
+        List<Integer> others = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
+        others.removeAll(partitions);
+        return others;
+    }
+
     private GroupCoordinatorShard load() throws Exception {
         GroupCoordinatorShard loaded = new GroupCoordinatorShard(0, log, timer, timer::nowMs,
                 ShardFixture.settings(0, Integer.MAX_VALUE), topics::get);
@@ -233,13 +320,13 @@ class ConsumerGroupHeartbeatsTest {
                 .errorCode());
     }
 
-    private static ConsumerGroupHeartbeatRequestData join(String memberId) {
+    static ConsumerGroupHeartbeatRequestData join(String memberId) {
         return new ConsumerGroupHeartbeatRequestData().setGroupId(GROUP).setMemberId(memberId).setMemberEpoch(0)
                 .setRebalanceTimeoutMs(300_000).setSubscribedTopicNames(List.of("orders")).setTopicPartitions(List.of());
     }
 
     /** A heartbeat at {@code epoch} saying the member owns {@code owned} of orders. */
-    private static ConsumerGroupHeartbeatRequestData beat(String memberId, int epoch, int... owned) {
+    static ConsumerGroupHeartbeatRequestData beat(String memberId, int epoch, int... owned) {
         List<Integer> numbers = new ArrayList<>();
         for (int partition : owned) {
             numbers.add(partition);
@@ -250,7 +337,7 @@ class ConsumerGroupHeartbeatsTest {
                                 .setPartitions(numbers)));
     }
 
-    private static List<Integer> partitions(ConsumerGroupHeartbeatResponseData answer) {
+    static List<Integer> partitions(ConsumerGroupHeartbeatResponseData answer) {
         List<Integer> numbers = new ArrayList<>();
         if (answer.assignment() != null) {
             answer.assignment().topicPartitions().forEach(owned -> numbers.addAll(owned.partitions()));
@@ -267,7 +354,7 @@ class ConsumerGroupHeartbeatsTest {
         return member.assigned().partitions(ORDERS).stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static TopicImage topic(String name, Uuid id, int partitions) {
+    static TopicImage topic(String name, Uuid id, int partitions) {
         TreeMap<Integer, PartitionImage> images = new TreeMap<>();
         for (int partition = 0; partition < partitions; partition++) {
             images.put(partition, new PartitionImage(partition, List.of(1), List.of(1), 1, 0, 0));

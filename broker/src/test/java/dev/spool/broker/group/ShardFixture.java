@@ -1,5 +1,7 @@
 package dev.spool.broker.group;
 
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
 import dev.spool.protocol.message.HeartbeatRequestData;
 import dev.spool.protocol.message.JoinGroupRequestData;
 import dev.spool.protocol.message.JoinGroupRequestData.JoinGroupRequestProtocol;
@@ -111,6 +113,10 @@ final class ShardFixture {
     Errors heartbeat(String groupId, int generation, String memberId) {
         return shard.membership().heartbeat(new HeartbeatRequestData().setGroupId(groupId)
                 .setGenerationId(generation).setMemberId(memberId));
+    }
+
+    ConsumerGroupHeartbeatResponseData heartbeatConsumer(ConsumerGroupHeartbeatRequestData request) {
+        return shard.consumerHeartbeats().heartbeat(request, "client", "/127.0.0.1");
     }
 
     LeaveGroupResponseData leave(String groupId, String memberId) {

@@ -1,0 +1,171 @@
+package dev.spool.broker.group;
+
+import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.GROUP;
+import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.ORDERS;
+import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.beat;
+import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.join;
+import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.spool.broker.metadata.TopicImage;
+import dev.spool.protocol.Errors;
+import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
+import dev.spool.protocol.message.JoinGroupResponseData;
+import dev.spool.protocol.message.OffsetCommitRequestData;
+import dev.spool.protocol.message.OffsetDeleteRequestData;
+import dev.spool.protocol.message.OffsetDeleteResponseData;
+import dev.spool.protocol.types.Uuid;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A consumer group under the classic group APIs: DescribeGroups, DeleteGroups, OffsetDelete, offset expiry, and an
+ * empty group changing protocol (Kafka's offline upgrade and downgrade), each checked again after a replay.
+ */
+class ConsumerGroupAdministrationTest {
+
+    /** offsets.retention.minutes, short enough for a member to heartbeat through it. */
+    private static final long RETENTION_MS = 60_000;
+
+    private final Map<String, TopicImage> topics = new HashMap<>();
+    private final ManualTimer timer = new ManualTimer();
+    private final InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+    private GroupCoordinatorShard shard;
+
+    @BeforeEach
+    void start() throws Exception {
+        topics.put("orders", topic("orders", ORDERS, 2));
+        topics.put("audit", topic("audit", Uuid.randomUuid(), 1));
+        shard = load();
+    }
+
+    @Test
+    void describeGroupsSaysAConsumerGroupIsNotAClassicGroup() {
+        heartbeat(join("m-1"));
+
+        var described = GroupAdministration.describe(shard, GROUP, (short) 6);
+        assertThat(described.errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(described.errorMessage()).isEqualTo("Group readers is not a classic group.");
+        assertThat(GroupAdministration.describe(shard, GROUP, (short) 5).groupState()).isEqualTo("Dead");
+    }
+
+    @Test
+    void aConsumerGroupIsDeletedWithItsOffsetsOnlyOnceNoMemberIsLeft() throws Exception {
+        heartbeat(join("m-1"));
+        assertThat(commit("m-1", 1, "orders")).isEqualTo(Errors.NONE);
+        assertThat(delete()).isEqualTo(Errors.NON_EMPTY_GROUP);
+
+        heartbeat(beat("m-1", 1, 0, 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
+        assertThat(delete()).isEqualTo(Errors.NONE);
+
+        assertThat(shard.consumerGroup(GROUP, false)).isNull();
+        assertThat(shard.offsets().get(GROUP, "orders", 0)).isNull();
+        GroupCoordinatorShard reloaded = load();
+        assertThat(reloaded.consumerGroup(GROUP, false)).isNull();
+        assertThat(reloaded.offsets().get(GROUP, "orders", 0)).isNull();
+        assertThat(delete()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+    }
+
+    @Test
+    void aStaticMemberAwayKeepsItsGroupFromDeletion() {
+        heartbeat(join("s-1").setInstanceId("a"));
+        heartbeat(beat("s-1", ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH, 0, 1).setInstanceId("a"));
+
+        assertThat(delete()).isEqualTo(Errors.NON_EMPTY_GROUP);
+    }
+
+    @Test
+    void offsetsOfSubscribedTopicsCannotBeDeletedNorExpireWhileOthersDo() throws Exception {
+        heartbeat(join("m-1"));
+        assertThat(commit("m-1", 1, "orders")).isEqualTo(Errors.NONE);
+        assertThat(commit("m-1", 1, "audit")).isEqualTo(Errors.NONE);
+
+        OffsetDeleteResponseData deleted = shard.offsetCommits().delete(new OffsetDeleteRequestData().setGroupId(GROUP)
+                .setTopics(List.of(offsetDelete("orders"), offsetDelete("audit"))));
+        assertThat(deleted.errorCode()).isZero();
+        assertThat(deleted.topics().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.GROUP_SUBSCRIBED_TO_TOPIC.code());
+        assertThat(deleted.topics().get(1).partitions().get(0).errorCode()).isZero();
+        assertThat(shard.offsets().get(GROUP, "audit", 0)).isNull();
+
+        assertThat(commit("m-1", 1, "audit")).isEqualTo(Errors.NONE);
+        for (int i = 0; i < RETENTION_MS / 5_000; i++) {
+            timer.advance(5_000);
+            heartbeat(beat("m-1", 1, 0, 1));
+        }
+        assertThat(shard.offsetCommits().expireOffsets()).as("audit's only").isEqualTo(1);
+        assertThat(shard.offsets().get(GROUP, "orders", 0)).isNotNull();
+        assertThat(load().offsets().get(GROUP, "audit", 0)).isNull();
+
+        heartbeat(beat("m-1", 1, 0, 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
+        timer.advance(RETENTION_MS);
+        assertThat(shard.offsetCommits().expireOffsets()).isEqualTo(1);
+        assertThat(shard.consumerGroup(GROUP, false)).as("empty, with no offsets left").isNull();
+        assertThat(load().consumerGroup(GROUP, false)).isNull();
+    }
+
+    @Test
+    void anEmptyGroupChangesProtocolKeepingItsOffsets() throws Exception {
+        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        JoinGroupResponseData classic = fixture.joinNew(GROUP).join();
+        fixture.sync(GROUP, classic.generationId(), classic.memberId(), Map.of(classic.memberId(), "a")).join();
+        assertThat(ShardFixture.commitError(fixture.commit(GROUP, classic.generationId(), classic.memberId(), "topic",
+                0, 42, ""))).isZero();
+        assertThat(fixture.heartbeatConsumer(join("m-1")).errorCode()).as("a classic member is in")
+                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        fixture.leave(GROUP, classic.memberId());
+
+        assertThat(fixture.heartbeatConsumer(join("m-1")).errorCode()).isZero();
+        assertThat(fixture.shard.group(GROUP)).isNull();
+        assertThat(fixture.reload().consumerGroup(GROUP, false)).isNotNull();
+        assertThat(fixture.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
+        assertThat(fixture.join(GROUP, "", null, (short) 9, "range").join().errorCode()).as("a consumer member is in")
+                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+
+        fixture.heartbeatConsumer(beat("m-1", 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
+        JoinGroupResponseData back = fixture.joinNew(GROUP).join();
+        assertThat(back.errorCode()).isZero();
+        fixture.sync(GROUP, back.generationId(), back.memberId(), Map.of(back.memberId(), "a")).join();
+        assertThat(fixture.shard.consumerGroup(GROUP, false)).isNull();
+        GroupCoordinatorShard reloaded = fixture.reload();
+        assertThat(reloaded.consumerGroup(GROUP, false)).isNull();
+        assertThat(reloaded.group(GROUP).protocolType()).isEqualTo("consumer");
+        assertThat(reloaded.offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
+    }
+
+    private GroupCoordinatorShard load() throws Exception {
+        GroupSettings defaults = ShardFixture.settings(0, Integer.MAX_VALUE);
+        GroupSettings settings = new GroupSettings(defaults.numPartitions(), defaults.replicationFactor(),
+                defaults.segmentBytes(), 0, defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(),
+                Integer.MAX_VALUE, RETENTION_MS, defaults.offsetsRetentionCheckIntervalMs(),
+                defaults.offsetMetadataMaxBytes(), defaults.consumer());
+        GroupCoordinatorShard loaded = new GroupCoordinatorShard(0, log, timer, timer::nowMs, settings, topics::get);
+        loaded.load();
+        return loaded;
+    }
+
+    private void heartbeat(ConsumerGroupHeartbeatRequestData request) {
+        assertThat(shard.consumerHeartbeats().heartbeat(request, "client", "/127.0.0.1").errorCode()).isZero();
+    }
+
+    private Errors commit(String memberId, int epoch, String topic) {
+        OffsetCommitRequestData request = new OffsetCommitRequestData().setGroupId(GROUP).setMemberId(memberId)
+                .setGenerationIdOrMemberEpoch(epoch).setTopics(List.of(new OffsetCommitRequestData
+                        .OffsetCommitRequestTopic().setName(topic).setPartitions(List.of(new OffsetCommitRequestData
+                        .OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(5)))));
+        return Errors.forCode(shard.offsetCommits().commit(request, (short) 9).topics().get(0).partitions().get(0)
+                .errorCode());
+    }
+
+    private Errors delete() {
+        return Errors.forCode(GroupAdministration.delete(shard, GROUP).errorCode());
+    }
+
+    private static OffsetDeleteRequestData.OffsetDeleteRequestTopic offsetDelete(String topic) {
+        return new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName(topic).setPartitions(List.of(
+                new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0)));
+    }
+}
