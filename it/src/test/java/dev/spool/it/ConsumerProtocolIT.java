@@ -218,7 +218,7 @@ class ConsumerProtocolIT {
                     assertThat(read.add(record.value())).as("read twice: %s", record.value()).isTrue();
                 }
                 member.commitSync();
-                assertNoPartitionOwnedTwice(members);
+                GroupClients.assertNoPartitionOwnedTwice(members);
             }
         }
     }
@@ -237,17 +237,7 @@ class ConsumerProtocolIT {
                     .toList()).isLessThan(deadline);
             for (KafkaConsumer<String, String> member : members) {
                 assertThat(member.poll(Duration.ofMillis(100))).as("nothing left to read").isEmpty();
-                assertNoPartitionOwnedTwice(members);
-            }
-        }
-    }
-
-    private static void assertNoPartitionOwnedTwice(List<KafkaConsumer<String, String>> members) {
-        Set<TopicPartition> owned = new HashSet<>();
-        for (KafkaConsumer<String, String> member : members) {
-            for (TopicPartition partition : member.assignment()) {
-                assertThat(owned.add(partition)).as("%s owned by two members: %s", partition,
-                        members.stream().map(KafkaConsumer::assignment).toList()).isTrue();
+                GroupClients.assertNoPartitionOwnedTwice(members);
             }
         }
     }

@@ -63,6 +63,66 @@ class CoordinatorFailoverIT {
         }
     }
 
+    /**
+     * The same with the consumer group protocol (KIP-848): two members read and commit synchronously through the
+     * coordinator's SIGKILL; the new coordinator rebuilds the group from its records (members, epochs, assignments)
+     * and the members go on: nothing read twice, nothing skipped, no partition owned by both at once.
+     */
+    @Test
+    void aConsumerProtocolGroupGoesOnThroughTheKillOfItsCoordinator() throws Exception {
+        try (SpoolCluster cluster = SpoolCluster.start(3, "broker.session.timeout.ms=3000",
+                "broker.heartbeat.interval.ms=500", "group.coordinator.rebalance.protocols=classic,consumer",
+                "group.consumer.heartbeat.interval.ms=500"); Admin admin = admin(cluster.bootstrap())) {
+            ReplicatedTopics.create(admin, TOPIC, 6, 2);
+            List<String> written = ReplicatedTopics.produce(cluster.bootstrap(), TOPIC, "order", RECORDS);
+            List<KafkaConsumer<String, String>> members = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    members.add(new KafkaConsumer<>(Map.of("bootstrap.servers", cluster.bootstrap(), "group.id",
+                            GROUP, "group.protocol", "consumer", "auto.offset.reset", "earliest",
+                            "enable.auto.commit", "false", "max.poll.records", "20"), new StringDeserializer(),
+                            new StringDeserializer()));
+                    members.get(i).subscribe(List.of(TOPIC));
+                }
+                List<String> read = new ArrayList<>();
+                readTogether(members, read, RECORDS / 2);
+                ConsumerGroupDescription before = group(admin);
+                assertThat(before.members()).hasSize(2);
+
+                int coordinator = before.coordinator().id();
+                cluster.kill(coordinator);
+                readTogether(members, read, RECORDS);
+
+                ConsumerGroupDescription after = group(admin);
+                assertThat(after.coordinator().id()).isNotEqualTo(coordinator);
+                assertThat(after.members()).extracting(member -> member.consumerId())
+                        .as("the same members, restored").containsExactlyInAnyOrderElementsOf(
+                                before.members().stream().map(member -> member.consumerId()).toList());
+                assertThat(read).as("nothing read twice").doesNotHaveDuplicates();
+                assertThat(read).as("nothing skipped").containsExactlyInAnyOrderElementsOf(written);
+            } finally {
+                members.forEach(member -> member.close(Duration.ZERO));
+            }
+        }
+    }
+
+    /** Polls the members in turn, each committing what it read, until {@code read} holds {@code count} records. */
+    private static void readTogether(List<KafkaConsumer<String, String>> members, List<String> read, int count) {
+        long deadline = System.currentTimeMillis() + MetadataQuorumTool.AWAIT_MS;
+        while (read.size() < count) {
+            assertThat(System.currentTimeMillis()).as("%d of %d read", read.size(), count).isLessThan(deadline);
+            for (KafkaConsumer<String, String> member : members) {
+                for (ConsumerRecord<String, String> record : member.poll(Duration.ofMillis(200))) {
+                    read.add(record.value());
+                }
+                member.commitSync(Duration.ofSeconds(60));
+                List<TopicPartition> owned = new ArrayList<>();
+                members.forEach(each -> owned.addAll(each.assignment()));
+                assertThat(owned).as("owned by both at once").doesNotHaveDuplicates();
+            }
+        }
+    }
+
     /** Reads {@code count} records in the group (more, if a poll brings them, is a failure), committing each poll. */
     private static List<String> consume(String bootstrap, int count) {
         List<String> read = new ArrayList<>();

@@ -1,10 +1,14 @@
 package dev.spool.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -33,7 +37,7 @@ final class GroupClients {
 
     /**
      * A group consumer with manual commits, starting from {@code autoOffsetReset} without a committed
-     * offset; {@code extraConfig} are further name, value pairs.
+     * offset; {@code extraConfig} are further name, value pairs (a null value removes the setting).
      */
     static KafkaConsumer<String, String> consumer(String bootstrap, String group, String autoOffsetReset,
                                                   String... extraConfig) {
@@ -49,7 +53,11 @@ final class GroupClients {
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         for (int i = 0; i + 1 < extraConfig.length; i += 2) {
-            props.put(extraConfig[i], extraConfig[i + 1]);
+            if (extraConfig[i + 1] == null) {
+                props.remove(extraConfig[i]); // e.g. the classic protocol's timeouts, refused with group.protocol=consumer
+            } else {
+                props.put(extraConfig[i], extraConfig[i + 1]);
+            }
         }
         return new KafkaConsumer<>(props);
     }
@@ -84,5 +92,16 @@ final class GroupClients {
             }
         }
         return offsets;
+    }
+
+    /** Fails if two of the members own one partition (their assignments as each last saw them). */
+    static void assertNoPartitionOwnedTwice(List<KafkaConsumer<String, String>> members) {
+        Set<TopicPartition> owned = new HashSet<>();
+        for (KafkaConsumer<String, String> member : members) {
+            for (TopicPartition partition : member.assignment()) {
+                assertThat(owned.add(partition)).as("%s owned by two members: %s", partition,
+                        members.stream().map(KafkaConsumer::assignment).toList()).isTrue();
+            }
+        }
     }
 }

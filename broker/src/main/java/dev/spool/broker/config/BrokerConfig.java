@@ -207,6 +207,12 @@ public final class BrokerConfig {
     public static final ConfigKey<Integer> GROUP_CONSUMER_MAX_SIZE = ConfigKey.integer("group.consumer.max.size",
             Integer.MAX_VALUE, "The most members a consumer-protocol group may have.")
             .validatedBy(ConfigValidator.atLeast(1));
+    public static final ConfigKey<String> GROUP_CONSUMER_MIGRATION_POLICY = ConfigKey.string(
+            "group.consumer.migration.policy", "bidirectional",
+            "Whether a classic group with members becomes a consumer group as a consumer-protocol member joins "
+                    + "(upgrade), and back once its last consumer-protocol member leaves (downgrade): disabled, "
+                    + "upgrade, downgrade or bidirectional. Empty groups change protocol whatever it says.")
+            .validatedBy(ConfigValidator.oneOf("disabled", "upgrade", "downgrade", "bidirectional"));
 
     public static final ConfigKey<Integer> TRANSACTION_STATE_LOG_NUM_PARTITIONS = ConfigKey.integer(
             "transaction.state.log.num.partitions", 50,
@@ -362,7 +368,7 @@ public final class BrokerConfig {
             OFFSETS_RETENTION_MINUTES, OFFSETS_RETENTION_CHECK_INTERVAL_MS, OFFSET_METADATA_MAX_BYTES,
             GROUP_INITIAL_REBALANCE_DELAY_MS, GROUP_MIN_SESSION_TIMEOUT_MS, GROUP_MAX_SESSION_TIMEOUT_MS, GROUP_MAX_SIZE,
             GROUP_COORDINATOR_REBALANCE_PROTOCOLS, GROUP_CONSUMER_SESSION_TIMEOUT_MS, GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
-            GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MAX_SIZE,
+            GROUP_CONSUMER_ASSIGNORS, GROUP_CONSUMER_MAX_SIZE, GROUP_CONSUMER_MIGRATION_POLICY,
             GROUP_COORDINATOR_THREADS, TRANSACTION_STATE_LOG_NUM_PARTITIONS, TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
             TRANSACTION_STATE_LOG_MIN_ISR, TRANSACTION_STATE_LOG_SEGMENT_BYTES, TRANSACTION_MAX_TIMEOUT_MS,
             TRANSACTIONAL_ID_EXPIRATION_MS, TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,

@@ -34,7 +34,7 @@ final class ClassicGroupMembership {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClassicGroupMembership.class);
     /** JoinGroup v4 added the member id round trip (KIP-394). */
-    private static final short FIRST_MEMBER_ID_REQUIRED_VERSION = 4;
+    static final short FIRST_MEMBER_ID_REQUIRED_VERSION = 4;
 
     private final GroupCoordinatorShard shard;
     private final CoordinatorTimer timer;
@@ -84,8 +84,8 @@ final class ClassicGroupMembership {
         ConsumerGroup consumerGroup = shard.consumerGroup(groupId, false);
         if (consumerGroup != null) {
             if (!consumerGroup.isEmpty()) {
-                // A consumer-protocol group (KIP-848) with members: classic members cannot join it (no migration).
-                return joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, memberId);
+                // A consumer-protocol group (KIP-848) with members: the classic member joins it as such.
+                return CompletableFuture.completedFuture(shard.classicMembers().join(consumerGroup, request));
             }
             // An empty consumer group becomes a classic group, keeping its offsets (Kafka's offline downgrade).
             if (!shard.write(ConsumerGroupRecords.deletion(consumerGroup))) {
@@ -327,6 +327,10 @@ final class ClassicGroupMembership {
     }
 
     CompletableFuture<SyncGroupResponseData> sync(SyncGroupRequestData request, short version) {
+        ConsumerGroup consumerGroup = shard.consumerGroup(request.groupId(), false);
+        if (consumerGroup != null) {
+            return CompletableFuture.completedFuture(shard.classicMembers().sync(consumerGroup, request));
+        }
         ClassicGroup group = shard.group(request.groupId());
         if (group == null || group.isIn(GroupState.DEAD)) {
             return CompletableFuture.completedFuture(syncError(Errors.UNKNOWN_MEMBER_ID));
@@ -395,6 +399,10 @@ final class ClassicGroupMembership {
     }
 
     Errors heartbeat(HeartbeatRequestData request) {
+        ConsumerGroup consumerGroup = shard.consumerGroup(request.groupId(), false);
+        if (consumerGroup != null) {
+            return shard.classicMembers().heartbeat(consumerGroup, request);
+        }
         ClassicGroup group = shard.group(request.groupId());
         if (group == null || group.isIn(GroupState.DEAD)) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -417,6 +425,10 @@ final class ClassicGroupMembership {
         List<MemberIdentity> leaving = version < 3
                 ? List.of(new MemberIdentity().setMemberId(request.memberId()))
                 : request.members();
+        ConsumerGroup consumerGroup = shard.consumerGroup(request.groupId(), false);
+        if (consumerGroup != null) {
+            return shard.classicMembers().leave(consumerGroup, request, version);
+        }
         ClassicGroup group = shard.group(request.groupId());
         if (group == null || group.isIn(GroupState.DEAD)) {
             return new LeaveGroupResponseData().setErrorCode(Errors.UNKNOWN_MEMBER_ID.code());
@@ -473,6 +485,14 @@ final class ClassicGroupMembership {
             default -> {
             }
         }
+    }
+
+    /** A group that was a consumer group (a downgrade): its members' sessions start, and they rejoin. */
+    void onConverted(ClassicGroup group) {
+        for (Member member : group.members()) {
+            scheduleSession(group, member);
+        }
+        prepareRebalance(group, "the group moved to the classic protocol");
     }
 
     /** Restored members get a full session to come back and heartbeat. */

@@ -54,7 +54,7 @@ final class ConsumerGroupDescriber {
     }
 
     /** The names of the topics the members subscribe to, by id (an assignment names topics by id). */
-    private static Map<Uuid, String> topicNames(GroupCoordinatorShard shard, ConsumerGroup group) {
+    static Map<Uuid, String> topicNames(GroupCoordinatorShard shard, ConsumerGroup group) {
         Map<Uuid, String> names = new HashMap<>();
         for (ConsumerGroupMember member : group.members()) {
             for (String name : member.subscribedTopicNames()) {

@@ -2,6 +2,7 @@ package dev.spool.broker.group;
 
 import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.Errors;
+import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData.ClassicMemberMetadata;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
 import dev.spool.protocol.types.Uuid;
@@ -53,24 +54,33 @@ final class ConsumerGroupHeartbeats {
             return error(Errors.UNSUPPORTED_ASSIGNOR, "Assignor " + request.serverAssignor()
                     + " is not supported; supported: " + String.join(", ", assignors));
         }
-        if (request.subscribedTopicRegex() != null) {
+        // librdkafka sends an empty expression when it subscribes by names: Kafka reads that as none.
+        if (request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()) {
             return error(Errors.INVALID_REGULAR_EXPRESSION, "Subscribing to a regular expression is not supported yet");
         }
         String groupId = request.groupId();
         ClassicGroup classic = shard.group(groupId);
         if (classic != null && (classic.protocolType() != null || !classic.isEmpty()
                 || !classic.pendingMembers().isEmpty())) {
-            if (!classic.isIn(GroupState.EMPTY) || !classic.pendingMembers().isEmpty()) {
-                return error(Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " is a classic group with members, not "
-                        + "a consumer group");
+            Errors upgrade = shard.migration().upgrade(classic);
+            if (upgrade != Errors.NONE) {
+                return error(upgrade, upgrade == Errors.GROUP_ID_NOT_FOUND ? "Group " + groupId + " is a classic "
+                        + "group that cannot become a consumer group (group.consumer.migration.policy, its protocol "
+                        + "type, or its size)" : null);
             }
-            // An empty classic group becomes a consumer group, keeping its offsets (Kafka's offline upgrade).
-            if (!shard.write(List.of(CoordinatorRecord.groupTombstone(groupId)))) {
-                return error(Errors.NOT_COORDINATOR, null);
-            }
-            LOG.info("Converted empty classic group {} to a consumer group", groupId);
         }
-        ConsumerGroup group = shard.consumerGroup(groupId, false);
+        return memberHeartbeat(groupId, shard.consumerGroup(groupId, false), request, null, clientId, clientHost);
+    }
+
+    /**
+     * A heartbeat of a member of the group (null if it does not exist yet): a consumer-protocol member's, or, with
+     * {@code classic} set, the heartbeat a classic member's JoinGroup stands for (its subscription and the partitions
+     * it owns), which moves it on just as a heartbeat moves a consumer-protocol member.
+     */
+    ConsumerGroupHeartbeatResponseData memberHeartbeat(String groupId, ConsumerGroup group,
+                                                       ConsumerGroupHeartbeatRequestData request,
+                                                       ClassicMemberMetadata classic, String clientId,
+                                                       String clientHost) {
         ConsumerGroupHeartbeatResponseData refused = checkInstance(group, request);
         if (refused != null) {
             return refused;
@@ -97,7 +107,8 @@ final class ConsumerGroupHeartbeats {
         if (created) {
             group = shard.consumerGroup(groupId, true);
         }
-        ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, replaced, request, clientId, clientHost);
+        ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, replaced, request, classic, clientId,
+                clientHost);
         if (created && answer.errorCode() != Errors.NONE.code() && group.isEmpty()) {
             shard.removeConsumerGroup(groupId);
         }
@@ -111,12 +122,16 @@ final class ConsumerGroupHeartbeats {
      */
     private ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroup group, ConsumerGroupMember member,
                                                          ConsumerGroupMember replaced,
-                                                         ConsumerGroupHeartbeatRequestData request, String clientId,
+                                                         ConsumerGroupHeartbeatRequestData request,
+                                                         ClassicMemberMetadata classic, String clientId,
                                                          String clientHost) {
         String groupId = group.groupId();
         ConsumerGroupMember known = member != null ? member : replaced != null
                 ? replaced.replacedBy(request.memberId()) : ConsumerGroupMember.unknown(request.memberId());
         ConsumerGroupMember updated = withRequest(known, request, clientId, clientHost);
+        if (classic != null) {
+            updated = updated.withClassicMetadata(classic);
+        }
         List<CoordinatorRecord> records = new ArrayList<>();
         Map<String, ConsumerGroupMember> members = group.membersById();
         Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
@@ -232,9 +247,21 @@ final class ConsumerGroupHeartbeats {
         return null;
     }
 
-    /** Removes a member that left or was fenced, and gives its partitions to the others; false if not written. */
-    private boolean remove(ConsumerGroup group, String memberId) {
+    /**
+     * Removes a member that left or was fenced, and gives its partitions to the others; false if not written. When
+     * the last consumer-protocol member of a group whose other members use the classic protocol leaves, the group
+     * becomes a classic group instead (Kafka's online downgrade).
+     */
+    boolean remove(ConsumerGroup group, String memberId) {
         String groupId = group.groupId();
+        GroupMigration.Outcome downgrade = shard.migration().maybeDowngrade(group, memberId);
+        if (downgrade != GroupMigration.Outcome.NOT_APPLICABLE) {
+            if (downgrade == GroupMigration.Outcome.FAILED) {
+                return false;
+            }
+            cancelTimers(group, memberId);
+            return true;
+        }
         List<CoordinatorRecord> records = new ArrayList<>(removalRecords(groupId, memberId));
         Map<String, ConsumerGroupMember> members = group.membersById();
         members.remove(memberId);
@@ -246,9 +273,14 @@ final class ConsumerGroupHeartbeats {
         if (!shard.write(records)) {
             return false;
         }
-        shard.timer().cancel(sessionKey(groupId, memberId));
-        shard.timer().cancel(revocationKey(groupId, memberId));
+        cancelTimers(group, memberId);
         return true;
+    }
+
+    /** Cancels the timers of the member of a group: its session, and its revocation if one is under way. */
+    void cancelTimers(ConsumerGroup group, String memberId) {
+        shard.timer().cancel(sessionKey(group.groupId(), memberId));
+        shard.timer().cancel(revocationKey(group.groupId(), memberId));
     }
 
     /** The tombstones of a member's records: its current assignment, its target share and its metadata. */
@@ -266,11 +298,18 @@ final class ConsumerGroupHeartbeats {
         }
     }
 
-    /** The member leaves unless it heartbeats again within its session timeout. */
-    private void scheduleSession(String groupId, String memberId) {
+    /**
+     * The member leaves unless it heartbeats again within its session timeout: the group's, or for a classic member
+     * the one it joined with.
+     */
+    void scheduleSession(String groupId, String memberId) {
         String key = sessionKey(groupId, memberId);
-        shard.timer().schedule(key, shard.settings().consumer().sessionTimeoutMs(),
-                () -> fence(key, groupId, memberId, -1, "no heartbeat within its session timeout"));
+        ConsumerGroup group = shard.consumerGroup(groupId, false);
+        ConsumerGroupMember member = group == null ? null : group.member(memberId);
+        int timeoutMs = member != null && member.usesClassicProtocol() ? member.classicMetadata().sessionTimeoutMs()
+                : shard.settings().consumer().sessionTimeoutMs();
+        shard.timer().schedule(key, timeoutMs, () -> fence(key, groupId, memberId, -1,
+                "no heartbeat within its session timeout"));
     }
 
     /**
@@ -339,7 +378,7 @@ final class ConsumerGroupHeartbeats {
      * A fingerprint of what the members subscribe to as the metadata has it now (each topic's name, id and partition
      * count): when it changes, a topic was created, deleted or grew, and the group needs a new target.
      */
-    private long subscriptionHash(Iterable<ConsumerGroupMember> members) {
+    long subscriptionHash(Iterable<ConsumerGroupMember> members) {
         Set<String> names = new TreeSet<>();
         members.forEach(member -> names.addAll(member.subscribedTopicNames()));
         long hash = 1;

@@ -96,6 +96,13 @@ record ConsumerGroupMember(
                 previousMemberEpoch, MemberState.STABLE, assigned, PartitionAssignment.EMPTY, assignmentEpochs);
     }
 
+    /** This member with the classic protocols it joined with (a classic member of a consumer group). */
+    ConsumerGroupMember withClassicMetadata(ClassicMemberMetadata metadata) {
+        return new ConsumerGroupMember(memberId, instanceId, rackId, clientId, clientHost, subscribedTopicNames,
+                subscribedTopicRegex, rebalanceTimeoutMs, serverAssignor, metadata, memberEpoch, previousMemberEpoch,
+                state, assigned, pendingRevocation, assignmentEpochs);
+    }
+
     /** Whether this is a static member that left with epoch -2 and whose instance id may come back. */
     boolean isAway() {
         return memberEpoch == ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH;

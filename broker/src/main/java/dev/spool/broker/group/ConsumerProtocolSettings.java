@@ -8,10 +8,11 @@ import java.util.Locale;
 /**
  * The settings of the consumer group protocol (KIP-848), with Kafka's names: whether the coordinator serves it
  * ({@code group.coordinator.rebalance.protocols} names consumer), members' session timeout and heartbeat interval,
- * the largest group, and the server-side assignors members may ask for (the first by default). Immutable.
+ * the largest group, the server-side assignors members may ask for (the first by default), and whether groups with
+ * members move between the protocols. Immutable.
  */
 public record ConsumerProtocolSettings(boolean enabled, int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
-                                       List<String> assignors) {
+                                       List<String> assignors, MigrationPolicy migrationPolicy) {
 
     static ConsumerProtocolSettings from(BrokerConfig config) {
         boolean enabled = Arrays.stream(config.get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS).split(","))
@@ -20,11 +21,13 @@ public record ConsumerProtocolSettings(boolean enabled, int sessionTimeoutMs, in
                 .map(name -> name.trim().toLowerCase(Locale.ROOT)).distinct().toList();
         return new ConsumerProtocolSettings(enabled, config.get(BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS),
                 config.get(BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
-                config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE), assignors);
+                config.get(BrokerConfig.GROUP_CONSUMER_MAX_SIZE), assignors,
+                MigrationPolicy.of(config.get(BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY)));
     }
 
     /** Kafka's timings (45 s sessions, 5 s heartbeats) and assignors (uniform, range), the protocol served. */
     static ConsumerProtocolSettings defaults() {
-        return new ConsumerProtocolSettings(true, 45_000, 5_000, Integer.MAX_VALUE, List.of("uniform", "range"));
+        return new ConsumerProtocolSettings(true, 45_000, 5_000, Integer.MAX_VALUE, List.of("uniform", "range"),
+                MigrationPolicy.BIDIRECTIONAL);
     }
 }

@@ -50,6 +50,8 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
     private final Function<String, TopicImage> topics;
     private final ConsumerGroupHeartbeats consumerHeartbeats;
     private final OffsetCommits offsetCommits;
+    private final GroupMigration migration;
+    private final ConsumerGroupClassicMembers classicMembers;
 
     /** A shard whose consumer groups find no topics (tests of classic groups and offsets). */
     GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
@@ -69,6 +71,8 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         this.topics = topics;
         this.consumerHeartbeats = new ConsumerGroupHeartbeats(this, topics);
         this.offsetCommits = new OffsetCommits(this);
+        this.migration = new GroupMigration(this);
+        this.classicMembers = new ConsumerGroupClassicMembers(this);
     }
 
     int partition() {
@@ -123,6 +127,14 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
 
     ConsumerGroupHeartbeats consumerHeartbeats() {
         return consumerHeartbeats;
+    }
+
+    GroupMigration migration() {
+        return migration;
+    }
+
+    ConsumerGroupClassicMembers classicMembers() {
+        return classicMembers;
     }
 
     OffsetCommits offsetCommits() {
@@ -184,6 +196,11 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
     @Override
     public void removeConsumerGroup(String groupId) {
         consumerGroups.remove(groupId);
+    }
+
+    /** A classic group built from a consumer group whose records are written (a downgrade). */
+    void adopt(ClassicGroup group) {
+        groups.put(group.groupId(), group);
     }
 
     /** A new, empty group kept in memory until its first record. */

@@ -231,7 +231,9 @@ final class OffsetCommits {
                 && !member.usesClassicProtocol()) {
             return null; // an older epoch is checked partition by partition (ownedAt)
         }
-        return version >= FIRST_MEMBER_EPOCH_VERSION ? Errors.STALE_MEMBER_EPOCH : Errors.ILLEGAL_GENERATION;
+        // A classic member (a group being migrated) commits at its generation, as the classic protocol does.
+        return version >= FIRST_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol() ? Errors.STALE_MEMBER_EPOCH
+                : Errors.ILLEGAL_GENERATION;
     }
 
     /** The member committing at an epoch older than its current one, or null (it commits at its epoch). */

@@ -107,18 +107,29 @@ class ConsumerGroupHeartbeatsTest {
     }
 
     @Test
-    void aGroupOfOneProtocolRefusesMembersOfTheOther() throws Exception {
+    void aGroupOfOneProtocolTakesMembersOfTheOtherInsideItNeverBesideIt() throws Exception {
         ShardFixture consumerFirst = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
         consumerFirst.shard.consumerHeartbeats().heartbeat(join("m-1"), "c", "h");
         assertThat(consumerFirst.join(GROUP, "", null, (short) 9, "range").join().errorCode())
-                .isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL.code());
+                .as("a classic member of the consumer group on its way in")
+                .isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
         assertThat(consumerFirst.shard.group(GROUP)).as("no classic group beside the consumer group").isNull();
 
         ShardFixture classicFirst = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
         assertThat(classicFirst.join(GROUP, "", null, (short) 9, "range").join().errorCode())
                 .as("a classic member on its way in").isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
         assertThat(classicFirst.shard.consumerHeartbeats().heartbeat(join("m-1"), "c", "h").errorCode())
-                .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+                .as("no generation to upgrade yet").isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+    }
+
+    @Test
+    void anEmptyRegularExpressionBesideTopicNamesIsNone() {
+        ConsumerGroupHeartbeatResponseData joined = heartbeat(join("m-1").setSubscribedTopicRegex(""));
+
+        assertThat(joined.errorCode()).as("librdkafka subscribing by names").isZero();
+        assertThat(partitions(joined)).hasSize(6);
+        assertThat(heartbeat(join("m-2").setSubscribedTopicRegex("ord.*")).errorCode())
+                .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.spool.broker.group;
 
+import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
 import dev.spool.protocol.message.HeartbeatRequestData;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * One shard on an in-memory log and a manual timer, with helpers that send the requests a consumer
@@ -37,6 +39,7 @@ final class ShardFixture {
     final ManualTimer timer = new ManualTimer();
     final InMemoryCoordinatorLog log;
     final GroupSettings settings;
+    private final Function<String, TopicImage> topics;
     GroupCoordinatorShard shard;
 
     ShardFixture(GroupSettings settings) throws IOException {
@@ -44,9 +47,16 @@ final class ShardFixture {
     }
 
     ShardFixture(GroupSettings settings, InMemoryCoordinatorLog log) throws IOException {
+        this(settings, log, name -> null);
+    }
+
+    /** A shard whose consumer groups find their topics with {@code topics}. */
+    ShardFixture(GroupSettings settings, InMemoryCoordinatorLog log, Function<String, TopicImage> topics)
+            throws IOException {
         this.settings = settings;
         this.log = log;
-        this.shard = new GroupCoordinatorShard(7, log, timer, timer::nowMs, settings);
+        this.topics = topics;
+        this.shard = new GroupCoordinatorShard(7, log, timer, timer::nowMs, settings, topics);
         shard.load();
     }
 
@@ -141,7 +151,8 @@ final class ShardFixture {
 
     /** A second shard replaying this one's log: what a restart sees. */
     GroupCoordinatorShard reload() throws IOException {
-        GroupCoordinatorShard reloaded = new GroupCoordinatorShard(7, log, new ManualTimer(), timer::nowMs, settings);
+        GroupCoordinatorShard reloaded = new GroupCoordinatorShard(7, log, new ManualTimer(), timer::nowMs, settings,
+                topics);
         reloaded.load();
         return reloaded;
     }
