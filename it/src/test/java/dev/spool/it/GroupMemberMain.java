@@ -1,21 +1,25 @@
 package dev.spool.it;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.List;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A group member in its own JVM, so a test can kill it with SIGKILL (no LeaveGroup, no goodbye):
- * {@code GroupMemberMain BOOTSTRAP TOPIC GROUP ASSIGNOR_CLASS}, or {@code consumer} for KIP-848's protocol. Subscribes, polls, commits after each
- * non-empty poll, and prints {@code ASSIGNMENT p,q,...} whenever its partitions change. Exits when
- * its standard input closes (the test JVM went away).
+ * {@code GroupMemberMain BOOTSTRAP TOPIC GROUP ASSIGNOR_CLASS}, or {@code consumer} for KIP-848's protocol. Subscribes,
+ * polls, prints {@code READ v,w,...} (the values a poll returned), commits synchronously and prints {@code COMMITTED}
+ * (or {@code COMMIT FAILED}), and prints {@code ASSIGNMENT p,q,...} whenever its partitions change. Exits when its
+ * standard input closes (the test JVM went away).
  */
 public final class GroupMemberMain {
 
@@ -61,7 +65,17 @@ public final class GroupMemberMain {
             while (true) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
                 if (!records.isEmpty()) {
-                    consumer.commitSync();
+                    List<String> values = new ArrayList<>();
+                    records.forEach(record -> values.add(record.value()));
+                    System.out.println("READ " + String.join(",", values));
+                    try {
+                        consumer.commitSync();
+                        System.out.println("COMMITTED");
+                    } catch (CommitFailedException | RebalanceInProgressException e) {
+                        // The group moved on first: these records go to the partitions' next owners too.
+                        System.out.println("COMMIT FAILED " + e);
+                    }
+                    System.out.flush();
                 }
                 Set<Integer> now = new TreeSet<>();
                 for (TopicPartition partition : consumer.assignment()) {

@@ -3,12 +3,14 @@ package dev.spool.it;
 import dev.spool.fixtures.JavaCommand;
 import dev.spool.fixtures.ProcessOutput;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A {@link GroupMemberMain} in a child JVM: its latest assignment as printed, and SIGKILL. Thread-safe.
+ * A {@link GroupMemberMain} in a child JVM: its latest assignment as printed, what it read and committed, and SIGKILL.
+ * Thread-safe.
  */
 final class GroupMemberProcess implements AutoCloseable {
 
@@ -43,6 +45,32 @@ final class GroupMemberProcess implements AutoCloseable {
             }
         }
         return Set.of();
+    }
+
+    /**
+     * The values of the polls whose commit it confirmed ({@code committed} true), or of those whose commit failed or
+     * never ended (it was killed first).
+     */
+    List<String> reads(boolean committed) {
+        List<String> values = new ArrayList<>();
+        List<String> pending = List.of();
+        for (String line : output.lines()) {
+            if (line.startsWith("READ ")) {
+                if (!committed) {
+                    values.addAll(pending);
+                }
+                pending = List.of(line.substring("READ ".length()).split(","));
+            } else if (line.equals("COMMITTED")) {
+                if (committed) {
+                    values.addAll(pending);
+                }
+                pending = List.of();
+            }
+        }
+        if (!committed) {
+            values.addAll(pending);
+        }
+        return values;
     }
 
     String output() {

@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Three Java consumers (each in its own JVM) share a 6-partition topic: every partition has exactly
  * one owner; one member is killed with SIGKILL (no LeaveGroup) and its partitions move to the others
- * within the session timeout; a new member joins and the load spreads again. Range, round-robin and
- * cooperative-sticky assignors.
+ * within the session timeout; a new member joins and the load spreads again. Throughout, each member reads and
+ * commits synchronously, and an audit of what each read and committed finds every record read with a commit exactly
+ * once. Range, round-robin and cooperative-sticky assignors, and KIP-848's consumer protocol.
  */
 class GroupRebalanceIT {
 
@@ -60,29 +61,65 @@ class GroupRebalanceIT {
         admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
         List<GroupMemberProcess> members = new ArrayList<>();
         try {
+            List<String> produced = new ArrayList<>(produce(topic, "before", 300));
             for (int i = 0; i < 3; i++) {
                 members.add(GroupMemberProcess.start(spool.bootstrap(), topic, group, assignor));
             }
             awaitAssignment(members, sizes -> sizes.equals(List.of(2, 2, 2)), 60_000);
-            if (!assignor.equals(GroupMemberMain.CONSUMER_PROTOCOL)) { // ConsumerGroupDescribe is not served yet
-                ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all().get()
-                        .get(group);
-                assertThat(described.members()).hasSize(3);
-            }
+            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+            assertThat(described.members()).hasSize(3);
 
             GroupMemberProcess victim = members.remove(0);
             victim.kill();
             long killedAtNanos = System.nanoTime();
+            produced.addAll(produce(topic, "after-kill", 150));
             awaitAssignment(members, sizes -> sizes.equals(List.of(3, 3)), MOVE_DEADLINE_MS);
             assertThat((System.nanoTime() - killedAtNanos) / 1_000_000).isLessThan(MOVE_DEADLINE_MS);
 
             members.add(GroupMemberProcess.start(spool.bootstrap(), topic, group, assignor));
+            produced.addAll(produce(topic, "after-join", 150));
             awaitAssignment(members, sizes -> sizes.equals(List.of(2, 2, 2)), 30_000);
+            members.add(victim);
+            awaitEveryRecordReadOnceWithCommit(members, produced);
         } finally {
             for (GroupMemberProcess member : members) {
                 member.close();
             }
         }
+    }
+
+    private static List<String> produce(String topic, String prefix, int count) throws Exception {
+        GroupClients.produce(spool.bootstrap(), topic, prefix, count);
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            values.add(prefix + "-" + i);
+        }
+        return values;
+    }
+
+    /**
+     * The audit: waits until every produced record was read in a poll whose synchronous commit succeeded, and fails
+     * if one was read so twice (two owners at once, or a commit lost). A record read in a poll whose commit failed, or
+     * by the killed member before it could commit, may be read again by the partition's next owner.
+     */
+    private static void awaitEveryRecordReadOnceWithCommit(List<GroupMemberProcess> members, List<String> produced)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        Set<String> committed = new HashSet<>();
+        while (true) {
+            committed.clear();
+            for (GroupMemberProcess member : members) {
+                for (String value : member.reads(true)) {
+                    assertThat(committed.add(value)).as("%s read twice with a commit; uncommitted reads: %s", value,
+                            members.stream().map(each -> each.reads(false)).toList()).isTrue();
+                }
+            }
+            if (committed.containsAll(produced) || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(committed).as("every record read with a commit").containsAll(produced);
     }
 
     /**
