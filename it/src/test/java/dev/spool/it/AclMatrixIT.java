@@ -38,6 +38,8 @@ import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -286,6 +288,17 @@ class AclMatrixIT {
                 List.of(allow(ResourceType.GROUP, "mj", AclOperation.READ)), nothing()));
         cases.add(new Case(ApiKeys.DESCRIBE_GROUPS, 5, () -> new DescribeGroupsRequestData().setGroups(List.of("mg")),
                 List.of(allow(ResourceType.GROUP, "mg", AclOperation.DESCRIBE)), nothing()));
+        // KIP-848: a member needs READ on its group and DESCRIBE on each topic it subscribes to.
+        cases.add(new Case(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 1, () -> new ConsumerGroupHeartbeatRequestData()
+                .setGroupId("mh").setMemberId("matrix-member").setMemberEpoch(0).setRebalanceTimeoutMs(10000)
+                .setSubscribedTopicNames(List.of("m")).setTopicPartitions(List.of()),
+                List.of(allow(ResourceType.GROUP, "mh", AclOperation.READ),
+                        allow(ResourceType.TOPIC, "m", AclOperation.DESCRIBE)),
+                () -> admin.listGroups().all().get(30, TimeUnit.SECONDS).stream()
+                        .anyMatch(group -> group.groupId().equals("mh"))));
+        cases.add(new Case(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, () -> new ConsumerGroupDescribeRequestData()
+                .setGroupIds(List.of("mg")), List.of(allow(ResourceType.GROUP, "mg", AclOperation.DESCRIBE)),
+                nothing()));
         cases.add(new Case(ApiKeys.CREATE_TOPICS, 7, () -> new CreateTopicsRequestData().setTimeoutMs(10000)
                 .setTopics(new CreateTopicsRequestData.CreatableTopicCollection(List.of(
                         new CreateTopicsRequestData.CreatableTopic().setName("mc").setNumPartitions(1)

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
@@ -180,9 +181,35 @@ class ConsumerProtocolIT {
         }
     }
 
+    /**
+     * A subscription by regular expression (KIP-848: the broker matches it, RE2 syntax): the member reads the topics
+     * it matches, not the others, and a matching topic created later reaches it without a new subscribe.
+     */
+    @Test
+    void aMemberSubscribedByARegularExpressionReadsTheTopicsItMatchesAndNewOnes() throws Exception {
+        String first = createTopic("regex-orders-1");
+        createTopic("regex-audit");
+        GroupClients.produce(bootstrap(), first, "first", 30);
+        GroupClients.produce(bootstrap(), "regex-audit", "audit", 10);
+        Set<String> read = new HashSet<>();
+        try (KafkaConsumer<String, String> consumer = consumer(bootstrap(), "regexers")) {
+            consumer.subscribe(new SubscriptionPattern("regex-orders-.*"));
+            pollUntil(List.of(consumer), read, 30);
+            String second = createTopic("regex-orders-2");
+            GroupClients.produce(bootstrap(), second, "second", 20);
+            pollUntil(List.of(consumer), read, 50);
+            assertThat(consumer.assignment()).extracting(TopicPartition::topic).containsOnly(first, second);
+        }
+        assertThat(read).noneMatch(value -> value.startsWith("audit-"));
+        try (Admin admin = GroupClients.admin(bootstrap())) {
+            assertThat(admin.describeConsumerGroups(List.of("regexers")).all().get(30, TimeUnit.SECONDS)
+                    .get("regexers").groupState()).isEqualTo(GroupState.EMPTY);
+        }
+    }
+
     @Test
     void aBrokerThatDoesNotServeTheProtocolIsToldApartByTheClient() throws Exception {
-        try (SpoolProcess classicOnly = SpoolProcess.start();
+        try (SpoolProcess classicOnly = SpoolProcess.start("group.coordinator.rebalance.protocols=classic");
              KafkaConsumer<String, String> consumer = consumer(classicOnly.bootstrap(), "refused")) {
             consumer.subscribe(List.of("anything"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

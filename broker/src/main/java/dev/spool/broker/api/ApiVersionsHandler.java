@@ -26,14 +26,18 @@ public final class ApiVersionsHandler implements ApiHandler {
      * ones of PartitionRecord and PartitionChangeRecord v2, written only when set); {@code kraft.version} 0 for a
      * static quorum (a level 0 is left out of the finalized features, as Kafka leaves it) and 1 for a dynamic one
      * (KIP-853); {@code transaction.version} 2, transactions v2 (KIP-890: the epoch bumped at each end, partitions
-     * added by their leaders), which Kafka 4 clients use when it is finalized and the others ignore. Features Spool
-     * lacks (group.version, ...) are not advertised, so clients use the protocols of their level 0.
+     * added by their leaders), which Kafka 4 clients use when it is finalized and the others ignore; {@code
+     * group.version} 1, KIP-848's consumer group protocol, when the broker serves it (ConsumerGroupHeartbeat is
+     * registered: {@code group.coordinator.rebalance.protocols} names consumer). Features Spool lacks (share.version,
+     * streams.version, ...) are not advertised, so clients use the protocols of their level 0.
      */
     static final short METADATA_VERSION_LEVEL = 7;
     private static final String ELIGIBLE_LEADER_REPLICAS = "eligible.leader.replicas.version";
     private static final short ELIGIBLE_LEADER_REPLICAS_LEVEL = 1;
     private static final String TRANSACTION_VERSION = "transaction.version";
     private static final short TRANSACTION_VERSION_LEVEL = 2;
+    private static final String GROUP_VERSION = "group.version";
+    private static final short GROUP_VERSION_LEVEL = 1;
     private static final List<SupportedFeatureKey> SUPPORTED_FEATURES = List.of(
             new SupportedFeatureKey().setName("metadata.version").setMinVersion(METADATA_VERSION_LEVEL)
                     .setMaxVersion(METADATA_VERSION_LEVEL),
@@ -41,7 +45,9 @@ public final class ApiVersionsHandler implements ApiHandler {
             new SupportedFeatureKey().setName(ELIGIBLE_LEADER_REPLICAS).setMinVersion((short) 0)
                     .setMaxVersion(ELIGIBLE_LEADER_REPLICAS_LEVEL),
             new SupportedFeatureKey().setName(TRANSACTION_VERSION).setMinVersion((short) 0)
-                    .setMaxVersion(TRANSACTION_VERSION_LEVEL));
+                    .setMaxVersion(TRANSACTION_VERSION_LEVEL),
+            new SupportedFeatureKey().setName(GROUP_VERSION).setMinVersion((short) 0)
+                    .setMaxVersion(GROUP_VERSION_LEVEL));
     /** The levels never change, so their epoch (Kafka: the metadata offset of the last change) is the first. */
     private static final long FINALIZED_FEATURES_EPOCH = 0;
 
@@ -84,7 +90,18 @@ public final class ApiVersionsHandler implements ApiHandler {
                 .setApiKeys(versions)
                 .setSupportedFeatures(SUPPORTED_FEATURES)
                 .setFinalizedFeaturesEpoch(FINALIZED_FEATURES_EPOCH)
-                .setFinalizedFeatures(finalizedFeatures));
+                .setFinalizedFeatures(finalizedFeatures()));
+    }
+
+    /** The finalized features, with group.version 1 when the consumer group protocol is served. */
+    private List<FinalizedFeatureKey> finalizedFeatures() {
+        if (registry.get(ApiKey.CONSUMER_GROUP_HEARTBEAT) == null) {
+            return finalizedFeatures;
+        }
+        List<FinalizedFeatureKey> features = new ArrayList<>(finalizedFeatures);
+        features.add(new FinalizedFeatureKey().setName(GROUP_VERSION).setMinVersionLevel(GROUP_VERSION_LEVEL)
+                .setMaxVersionLevel(GROUP_VERSION_LEVEL));
+        return features;
     }
 
     /** The answer to an ApiVersions request of a version we do not know, to be written as version 0. */

@@ -75,7 +75,7 @@ public final class MetadataHandler implements ApiHandler {
         if (!allTopics && mayCreate) {
             MetadataImage image = metadata.get();
             for (MetadataRequestTopic wanted : request.topics()) {
-                if (wanted.name() != null && image.topic(wanted.name()) == null
+                if (wanted.name() != null && !wanted.name().isEmpty() && image.topic(wanted.name()) == null
                         && TopicNames.whyInvalid(wanted.name()) == null && !InternalTopics.isInternal(wanted.name())
                         && mayCreate(context.access(), wanted.name())) {
                     toCreate.add(new CreatableTopic().setName(wanted.name()).setNumPartitions(-1)
@@ -133,7 +133,8 @@ public final class MetadataHandler implements ApiHandler {
      */
     private MetadataResponseTopic describe(MetadataImage image, MetadataRequestTopic wanted, Access access,
                                           boolean autoCreate) {
-        boolean byId = wanted.name() == null;
+        // By id when no name is given: Kafka's Java client leaves the name empty (its default) rather than null.
+        boolean byId = wanted.name() == null || wanted.name().isEmpty() && !Uuid.ZERO_UUID.equals(wanted.topicId());
         TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
         String name = topic != null ? topic.name() : wanted.name();
         if (name != null && (!access.allowsTopic(AclOperation.DESCRIBE, name)

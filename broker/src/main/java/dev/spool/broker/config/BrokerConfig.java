@@ -188,10 +188,10 @@ public final class BrokerConfig {
             "The most members a classic group may have.")
             .validatedBy(ConfigValidator.atLeast(1));
     public static final ConfigKey<String> GROUP_COORDINATOR_REBALANCE_PROTOCOLS = ConfigKey.list(
-            "group.coordinator.rebalance.protocols", "classic",
+            "group.coordinator.rebalance.protocols", "classic,consumer",
             "The group protocols the coordinator serves: classic (JoinGroup, SyncGroup, Heartbeat) and consumer "
-                    + "(KIP-848's ConsumerGroupHeartbeat, for clients with group.protocol=consumer). Kafka's default "
-                    + "has consumer too; Spool's will once its consumer protocol is complete.")
+                    + "(KIP-848's ConsumerGroupHeartbeat, for clients with group.protocol=consumer; group.version 1 "
+                    + "is finalized while it is served).")
             .validatedBy(ConfigValidator.listOf("classic", "consumer"));
     public static final ConfigKey<Integer> GROUP_CONSUMER_SESSION_TIMEOUT_MS = ConfigKey.integer(
             "group.consumer.session.timeout.ms", 45000,

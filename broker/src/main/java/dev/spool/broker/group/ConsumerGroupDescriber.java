@@ -9,8 +9,10 @@ import dev.spool.protocol.message.ConsumerGroupDescribeResponseData.TopicPartiti
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * ConsumerGroupDescribe's answer for one group (KIP-848): its state and epochs, and each member with what it owns and
@@ -53,15 +55,19 @@ final class ConsumerGroupDescriber {
                         .assignorName()).setMembers(members);
     }
 
-    /** The names of the topics the members subscribe to, by id (an assignment names topics by id). */
+    /**
+     * The names of the topics the members subscribe to, by name or by a regular expression, by id (an assignment
+     * names topics by id).
+     */
     static Map<Uuid, String> topicNames(GroupCoordinatorShard shard, ConsumerGroup group) {
+        Set<String> subscribed = new HashSet<>();
+        group.members().forEach(member -> subscribed.addAll(member.subscribedTopicNames()));
+        group.regexes().forEach(regex -> subscribed.addAll(group.regex(regex).topics()));
         Map<Uuid, String> names = new HashMap<>();
-        for (ConsumerGroupMember member : group.members()) {
-            for (String name : member.subscribedTopicNames()) {
-                TopicImage topic = shard.topic(name);
-                if (topic != null) {
-                    names.put(topic.id(), name);
-                }
+        for (String name : subscribed) {
+            TopicImage topic = shard.topic(name);
+            if (topic != null) {
+                names.put(topic.id(), name);
             }
         }
         return names;

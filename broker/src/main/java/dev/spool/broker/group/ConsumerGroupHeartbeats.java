@@ -7,10 +7,12 @@ import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatResponseData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -36,10 +38,12 @@ final class ConsumerGroupHeartbeats {
 
     private final GroupCoordinatorShard shard;
     private final Function<String, TopicImage> topics;
+    private final TopicRegexes regexes;
 
-    ConsumerGroupHeartbeats(GroupCoordinatorShard shard, Function<String, TopicImage> topics) {
+    ConsumerGroupHeartbeats(GroupCoordinatorShard shard, Function<String, TopicImage> topics, TopicRegexes regexes) {
         this.shard = shard;
         this.topics = topics;
+        this.regexes = regexes;
     }
 
     /** The answer to one heartbeat of {@code clientId} at {@code clientHost}. */
@@ -55,8 +59,11 @@ final class ConsumerGroupHeartbeats {
                     + " is not supported; supported: " + String.join(", ", assignors));
         }
         // librdkafka sends an empty expression when it subscribes by names: Kafka reads that as none.
-        if (request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()) {
-            return error(Errors.INVALID_REGULAR_EXPRESSION, "Subscribing to a regular expression is not supported yet");
+        String regex = request.subscribedTopicRegex();
+        String regexProblem = regex == null || regex.isEmpty() ? null : TopicRegexes.problem(regex);
+        if (regexProblem != null) {
+            return error(Errors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + regex
+                    + "` is not a valid regular expression: " + regexProblem);
         }
         String groupId = request.groupId();
         ClassicGroup classic = shard.group(groupId);
@@ -151,7 +158,9 @@ final class ConsumerGroupHeartbeats {
         members.put(updated.memberId(), updated);
         long hash = subscriptionHash(members.values());
         int groupEpoch = group.groupEpoch();
+        records.addAll(regexRecords(group, members.values()));
         if (member == null && replaced == null || !updated.subscribedTopicNames().equals(known.subscribedTopicNames())
+                || !Objects.equals(updated.subscribedTopicRegex(), known.subscribedTopicRegex())
                 || hash != group.metadataHash()) {
             groupEpoch++;
             records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, hash));
@@ -265,6 +274,7 @@ final class ConsumerGroupHeartbeats {
         List<CoordinatorRecord> records = new ArrayList<>(removalRecords(groupId, memberId));
         Map<String, ConsumerGroupMember> members = group.membersById();
         members.remove(memberId);
+        records.addAll(regexRecords(group, members.values()));
         int groupEpoch = group.groupEpoch() + 1;
         records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, subscriptionHash(members.values())));
         Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
@@ -354,7 +364,7 @@ final class ConsumerGroupHeartbeats {
         List<AssignmentMember> subscribers = new ArrayList<>();
         for (ConsumerGroupMember member : members.values()) {
             Set<Uuid> topicIds = new HashSet<>();
-            for (String name : member.subscribedTopicNames()) {
+            for (String name : topicsOf(member)) {
                 TopicImage topic = topics.apply(name);
                 if (topic != null) {
                     topicIds.add(topic.id());
@@ -374,13 +384,50 @@ final class ConsumerGroupHeartbeats {
         records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), epoch, shard.nowMs()));
     }
 
+    /** The topics the member subscribes to: by name, and those its regular expression matches now. */
+    private Set<String> topicsOf(ConsumerGroupMember member) {
+        if (member.subscribedTopicRegex() == null) {
+            return Set.copyOf(member.subscribedTopicNames());
+        }
+        Set<String> names = new HashSet<>(member.subscribedTopicNames());
+        names.addAll(regexes.resolve(member.subscribedTopicRegex()));
+        return names;
+    }
+
+    /**
+     * The records of the group's regular expressions as the members now use them: each expression whose topics
+     * changed since its record (or that has none yet), and a tombstone for each no member uses any more.
+     */
+    private List<CoordinatorRecord> regexRecords(ConsumerGroup group, Collection<ConsumerGroupMember> members) {
+        Set<String> used = new HashSet<>();
+        members.forEach(member -> {
+            if (member.subscribedTopicRegex() != null) {
+                used.add(member.subscribedTopicRegex());
+            }
+        });
+        List<CoordinatorRecord> records = new ArrayList<>();
+        for (String regex : used) {
+            Set<String> now = regexes.resolve(regex);
+            ConsumerGroup.ResolvedRegex kept = group.regex(regex);
+            if (kept == null || !kept.topics().equals(now)) {
+                records.add(ConsumerGroupRecords.regex(group.groupId(), regex, now, shard.nowMs()));
+            }
+        }
+        for (String regex : group.regexes()) {
+            if (!used.contains(regex)) {
+                records.add(ConsumerGroupRecords.regexTombstone(group.groupId(), regex));
+            }
+        }
+        return records;
+    }
+
     /**
      * A fingerprint of what the members subscribe to as the metadata has it now (each topic's name, id and partition
      * count): when it changes, a topic was created, deleted or grew, and the group needs a new target.
      */
     long subscriptionHash(Iterable<ConsumerGroupMember> members) {
         Set<String> names = new TreeSet<>();
-        members.forEach(member -> names.addAll(member.subscribedTopicNames()));
+        members.forEach(member -> names.addAll(topicsOf(member)));
         long hash = 1;
         for (String name : names) {
             TopicImage topic = topics.apply(name);
@@ -426,7 +473,9 @@ final class ConsumerGroupHeartbeats {
                 request.instanceId() != null ? request.instanceId() : member.instanceId(),
                 request.rackId() != null ? request.rackId() : member.rackId(), clientId, clientHost,
                 request.subscribedTopicNames() != null ? List.copyOf(new TreeSet<>(request.subscribedTopicNames()))
-                        : member.subscribedTopicNames(), member.subscribedTopicRegex(),
+                        : member.subscribedTopicNames(), request.subscribedTopicRegex() == null
+                        ? member.subscribedTopicRegex() : request.subscribedTopicRegex().isEmpty() ? null
+                        : request.subscribedTopicRegex(),
                 request.rebalanceTimeoutMs() != -1 ? request.rebalanceTimeoutMs() : member.rebalanceTimeoutMs(),
                 request.serverAssignor() != null ? request.serverAssignor() : member.serverAssignor(),
                 member.classicMetadata(), member.memberEpoch(), member.previousMemberEpoch(), member.state(),

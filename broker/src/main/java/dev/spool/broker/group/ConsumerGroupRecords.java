@@ -7,12 +7,15 @@ import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
 import dev.spool.protocol.group.ConsumerGroupMetadataKeyData;
 import dev.spool.protocol.group.ConsumerGroupMetadataValueData;
 import dev.spool.protocol.group.ConsumerGroupRegularExpressionKeyData;
+import dev.spool.protocol.group.ConsumerGroupRegularExpressionValueData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMemberKeyData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMemberValueData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMetadataKeyData;
 import dev.spool.protocol.group.ConsumerGroupTargetAssignmentMetadataValueData;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The records of a consumer-protocol group (KIP-848) as Kafka's coordinator writes them (version 0 values), from
@@ -44,15 +47,27 @@ final class ConsumerGroupRecords {
             records.add(memberTombstone(groupId, member.memberId()));
         }
         for (String regex : group.regexes()) {
-            records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_REGULAR_EXPRESSION.id(),
-                    new ConsumerGroupRegularExpressionKeyData().setGroupId(groupId).setRegularExpression(regex),
-                    VERSION, null));
+            records.add(regexTombstone(groupId, regex));
         }
         records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA.id(),
                 new ConsumerGroupTargetAssignmentMetadataKeyData().setGroupId(groupId), VERSION, null));
         records.add(new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_METADATA.id(),
                 new ConsumerGroupMetadataKeyData().setGroupId(groupId), VERSION, null));
         return records;
+    }
+
+    /** What a regular expression matches (the version: 0, as the metadata offset is not one Kafka would know). */
+    static CoordinatorRecord regex(String groupId, String regex, Set<String> topics, long timestampMs) {
+        return new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_REGULAR_EXPRESSION.id(),
+                new ConsumerGroupRegularExpressionKeyData().setGroupId(groupId).setRegularExpression(regex), VERSION,
+                new ConsumerGroupRegularExpressionValueData().setTopics(List.copyOf(new TreeSet<>(topics)))
+                        .setVersion(0).setTimestamp(timestampMs));
+    }
+
+    static CoordinatorRecord regexTombstone(String groupId, String regex) {
+        return new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_REGULAR_EXPRESSION.id(),
+                new ConsumerGroupRegularExpressionKeyData().setGroupId(groupId).setRegularExpression(regex),
+                VERSION, null);
     }
 
     static CoordinatorRecord member(String groupId, ConsumerGroupMember member) {

@@ -126,7 +126,8 @@ public final class GroupCoordinator implements MetadataListener, AutoCloseable {
         }
         runtime.followLeadership(TOPIC, previous, current, partitions, (index, partition, epoch, timer) ->
                 new GroupCoordinatorShard(index, new PartitionCoordinatorLog(partition, epoch, clock), timer,
-                        clock::nowMs, settings, name -> metadata.image().topic(name)));
+                        clock::nowMs, settings, name -> metadata.image().topic(name),
+                        () -> metadata.image().topics()));
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,9 +60,19 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         this(partition, log, timer, clockMs, settings, name -> null);
     }
 
-    /** A shard whose consumer groups look their subscribed topics up with {@code topics} (the metadata image). */
+    /** A shard whose consumer groups look their subscribed topics up by name only (tests without expressions). */
     GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
                           GroupSettings settings, Function<String, TopicImage> topics) {
+        this(partition, log, timer, clockMs, settings, topics, List::of);
+    }
+
+    /**
+     * A shard whose consumer groups look their subscribed topics up with {@code topics} and match their regular
+     * expressions against {@code allTopics} (both the metadata image's).
+     */
+    GroupCoordinatorShard(int partition, CoordinatorLog log, CoordinatorTimer timer, LongSupplier clockMs,
+                          GroupSettings settings, Function<String, TopicImage> topics,
+                          Supplier<Collection<TopicImage>> allTopics) {
         this.partition = partition;
         this.log = log;
         this.timer = timer;
@@ -69,7 +80,7 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         this.settings = settings;
         this.membership = new ClassicGroupMembership(this);
         this.topics = topics;
-        this.consumerHeartbeats = new ConsumerGroupHeartbeats(this, topics);
+        this.consumerHeartbeats = new ConsumerGroupHeartbeats(this, topics, new TopicRegexes(allTopics));
         this.offsetCommits = new OffsetCommits(this);
         this.migration = new GroupMigration(this);
         this.classicMembers = new ConsumerGroupClassicMembers(this);

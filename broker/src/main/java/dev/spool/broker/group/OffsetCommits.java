@@ -226,6 +226,9 @@ final class OffsetCommits {
         if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
+        if (version < FIRST_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol()) {
+            return Errors.UNSUPPORTED_VERSION; // as Kafka: a consumer-protocol member commits with its epoch (v9+)
+        }
         int epoch = request.generationIdOrMemberEpoch();
         if (epoch == member.memberEpoch() || epoch < member.memberEpoch() && version >= FIRST_MEMBER_EPOCH_VERSION
                 && !member.usesClassicProtocol()) {
@@ -234,6 +237,26 @@ final class OffsetCommits {
         // A classic member (a group being migrated) commits at its generation, as the classic protocol does.
         return version >= FIRST_MEMBER_EPOCH_VERSION && !member.usesClassicProtocol() ? Errors.STALE_MEMBER_EPOCH
                 : Errors.ILLEGAL_GENERATION;
+    }
+
+    /**
+     * Who may fetch a consumer group's offsets (OffsetFetch v9+, KIP-848): anyone not naming a member (an admin);
+     * a member at its current epoch (else STALE_MEMBER_EPOCH, ILLEGAL_GENERATION for a classic member); an unknown
+     * member is UNKNOWN_MEMBER_ID. Other groups: anyone, as before v9.
+     */
+    Errors checkFetcher(String groupId, String memberId, int memberEpoch) {
+        ConsumerGroup group = shard.consumerGroup(groupId, false);
+        if (group == null || memberId == null || memberId.isEmpty() && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        ConsumerGroupMember member = group.member(memberId);
+        if (member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (memberEpoch == member.memberEpoch()) {
+            return Errors.NONE;
+        }
+        return member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH;
     }
 
     /** The member committing at an epoch older than its current one, or null (it commits at its epoch). */

@@ -206,10 +206,17 @@ public final class OffsetHandler implements ApiFamily {
      */
     private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
                                                   boolean requireStable, Access access) {
+        return fetch(groupId, null, -1, wanted, requireStable, access);
+    }
+
+    /** The same for a fetch that names its member and epoch (v9+; none: null, -1). */
+    private CompletableFuture<GroupOffsets> fetch(String groupId, String memberId, int memberEpoch,
+                                                  Map<String, List<Integer>> wanted, boolean requireStable,
+                                                  Access access) {
         if (!access.allows(AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
             return CompletableFuture.completedFuture(new GroupOffsets(Map.of(), Errors.GROUP_AUTHORIZATION_FAILED));
         }
-        return fetch(groupId, wanted, requireStable).thenApply(offsets -> {
+        return fetch(groupId, memberId, memberEpoch, wanted, requireStable).thenApply(offsets -> {
             Map<String, List<OffsetCommits.FetchedOffset>> seen = new LinkedHashMap<>();
             offsets.topics().forEach((topic, partitions) -> {
                 if (access.allowsTopic(AclOperation.DESCRIBE, topic)) {
@@ -223,9 +230,13 @@ public final class OffsetHandler implements ApiFamily {
         });
     }
 
-    private CompletableFuture<GroupOffsets> fetch(String groupId, Map<String, List<Integer>> wanted,
-                                                  boolean requireStable) {
+    private CompletableFuture<GroupOffsets> fetch(String groupId, String memberId, int memberEpoch,
+                                                  Map<String, List<Integer>> wanted, boolean requireStable) {
         return coordinator.call(groupId, shard -> {
+            Errors fetcher = shard.offsetCommits().checkFetcher(groupId, memberId, memberEpoch);
+            if (fetcher != Errors.NONE) {
+                return CompletableFuture.completedFuture(new GroupOffsets(Map.of(), fetcher));
+            }
             Map<String, List<OffsetCommits.FetchedOffset>> offsets = shard.offsetCommits()
                     .fetch(groupId, wanted, requireStable);
             // require_stable: a read_committed consumer, which would process records twice from stale offsets. Not
@@ -283,7 +294,8 @@ public final class OffsetHandler implements ApiFamily {
                     wanted.computeIfAbsent(topic.name(), name -> new ArrayList<>()).addAll(topic.partitionIndexes());
                 }
             }
-            groups.add(fetch(group.groupId(), wanted, request.requireStable(), access).thenApply(offsets -> {
+            groups.add(fetch(group.groupId(), group.memberId(), group.memberEpoch(), wanted, request.requireStable(),
+                    access).thenApply(offsets -> {
                 List<OffsetFetchResponseTopics> topics = new ArrayList<>();
                 offsets.topics().forEach((name, partitions) -> topics.add(new OffsetFetchResponseTopics()
                         .setName(name)

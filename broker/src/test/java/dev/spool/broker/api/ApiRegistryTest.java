@@ -38,4 +38,23 @@ class ApiRegistryTest {
         assertThatThrownBy(() -> new ApiRegistry().registerAdvertisingFrom(ApiKey.PRODUCE, 4, 3, 13, NONE))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void groupVersionOneIsFinalizedOnlyWhileTheConsumerGroupProtocolIsServed() {
+        ApiRegistry classicOnly = new ApiRegistry().register(ApiKey.API_VERSIONS, 0, 3, NONE);
+        ApiRegistry both = new ApiRegistry().register(ApiKey.API_VERSIONS, 0, 3, NONE)
+                .register(ApiKey.CONSUMER_GROUP_HEARTBEAT, 0, 1, NONE);
+
+        assertThat(finalizedGroupVersion(classicOnly)).isEmpty();
+        assertThat(finalizedGroupVersion(both)).containsExactly((short) 1);
+    }
+
+    private static java.util.List<Short> finalizedGroupVersion(ApiRegistry registry) {
+        ApiVersionsResponseData versions = (ApiVersionsResponseData) new ApiVersionsHandler(registry)
+                .handle(null, null).join();
+        assertThat(versions.supportedFeatures()).anyMatch(feature -> feature.name().equals("group.version")
+                && feature.maxVersion() == 1);
+        return versions.finalizedFeatures().stream().filter(feature -> feature.name().equals("group.version"))
+                .map(feature -> feature.maxVersionLevel()).toList();
+    }
 }

@@ -49,4 +49,13 @@ class MetadataHandlerTest {
         assertThat(response.topics()).singleElement()
                 .satisfies(topic -> assertThat(topic.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code()));
     }
+
+    /** Kafka's Java client asks by id with the name left at its default, empty (the consumer protocol does, by regex). */
+    @Test
+    void anEmptyNameBesideATopicIdAsksById() {
+        MetadataResponseData response = ask((short) 12,
+                new MetadataRequestData.MetadataRequestTopic().setName("").setTopicId(Uuid.randomUuid()));
+        assertThat(response.topics()).singleElement()
+                .satisfies(topic -> assertThat(topic.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_ID.code()));
+    }
 }

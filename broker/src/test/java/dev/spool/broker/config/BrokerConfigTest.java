@@ -196,7 +196,7 @@ class BrokerConfigTest {
     @Test
     void theGroupProtocolsAreAListOfClassicAndConsumer() {
         assertThat(new BrokerConfig(Map.of()).get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS))
-                .isEqualTo("classic");
+                .as("Kafka's default").isEqualTo("classic,consumer");
         assertThat(new BrokerConfig(Map.of("group.coordinator.rebalance.protocols", "classic, CONSUMER"))
                 .get(BrokerConfig.GROUP_COORDINATOR_REBALANCE_PROTOCOLS)).isEqualTo("classic, CONSUMER");
         assertThatThrownBy(() -> new BrokerConfig(Map.of("group.coordinator.rebalance.protocols", "classic,streams")))

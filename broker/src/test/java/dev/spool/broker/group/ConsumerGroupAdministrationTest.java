@@ -7,7 +7,6 @@ import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.join;
 import static dev.spool.broker.group.ConsumerGroupHeartbeatsTest.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.spool.broker.metadata.TopicImage;
 import dev.spool.protocol.Errors;
 import dev.spool.protocol.message.ConsumerGroupHeartbeatRequestData;
 import dev.spool.protocol.message.JoinGroupResponseData;
@@ -15,7 +14,6 @@ import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.message.OffsetDeleteRequestData;
 import dev.spool.protocol.message.OffsetDeleteResponseData;
 import dev.spool.protocol.types.Uuid;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,15 +28,13 @@ class ConsumerGroupAdministrationTest {
     /** offsets.retention.minutes, short enough for a member to heartbeat through it. */
     private static final long RETENTION_MS = 60_000;
 
-    private final Map<String, TopicImage> topics = new HashMap<>();
-    private final ManualTimer timer = new ManualTimer();
-    private final InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
+    private final ConsumerShardFixture fixture = new ConsumerShardFixture();
     private GroupCoordinatorShard shard;
 
     @BeforeEach
     void start() throws Exception {
-        topics.put("orders", topic("orders", ORDERS, 2));
-        topics.put("audit", topic("audit", Uuid.randomUuid(), 1));
+        fixture.topics.put("orders", topic("orders", ORDERS, 2));
+        fixture.topics.put("audit", topic("audit", Uuid.randomUuid(), 1));
         shard = load();
     }
 
@@ -93,7 +89,7 @@ class ConsumerGroupAdministrationTest {
 
         assertThat(commit("m-1", 1, "audit")).isEqualTo(Errors.NONE);
         for (int i = 0; i < RETENTION_MS / 5_000; i++) {
-            timer.advance(5_000);
+            fixture.timer.advance(5_000);
             heartbeat(beat("m-1", 1, 0, 1));
         }
         assertThat(shard.offsetCommits().expireOffsets()).as("audit's only").isEqualTo(1);
@@ -101,7 +97,7 @@ class ConsumerGroupAdministrationTest {
         assertThat(load().offsets().get(GROUP, "audit", 0)).isNull();
 
         heartbeat(beat("m-1", 1, 0, 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
-        timer.advance(RETENTION_MS);
+        fixture.timer.advance(RETENTION_MS);
         assertThat(shard.offsetCommits().expireOffsets()).isEqualTo(1);
         assertThat(shard.consumerGroup(GROUP, false)).as("empty, with no offsets left").isNull();
         assertThat(load().consumerGroup(GROUP, false)).isNull();
@@ -109,24 +105,24 @@ class ConsumerGroupAdministrationTest {
 
     @Test
     void anEmptyGroupChangesProtocolKeepingItsOffsets() throws Exception {
-        ShardFixture fixture = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
-        JoinGroupResponseData classic = fixture.joinNew(GROUP).join();
-        fixture.sync(GROUP, classic.generationId(), classic.memberId(), Map.of(classic.memberId(), "a")).join();
-        assertThat(ShardFixture.commitError(fixture.commit(GROUP, classic.generationId(), classic.memberId(), "topic",
+        ShardFixture bothWays = new ShardFixture(ShardFixture.settings(0, Integer.MAX_VALUE));
+        JoinGroupResponseData first = bothWays.joinNew(GROUP).join();
+        bothWays.sync(GROUP, first.generationId(), first.memberId(), Map.of(first.memberId(), "a")).join();
+        assertThat(ShardFixture.commitError(bothWays.commit(GROUP, first.generationId(), first.memberId(), "topic",
                 0, 42, ""))).isZero();
-        fixture.leave(GROUP, classic.memberId());
+        bothWays.leave(GROUP, first.memberId());
 
-        assertThat(fixture.heartbeatConsumer(join("m-1")).errorCode()).isZero();
-        assertThat(fixture.shard.group(GROUP)).isNull();
-        assertThat(fixture.reload().consumerGroup(GROUP, false)).isNotNull();
-        assertThat(fixture.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
+        assertThat(bothWays.heartbeatConsumer(join("m-1")).errorCode()).isZero();
+        assertThat(bothWays.shard.group(GROUP)).isNull();
+        assertThat(bothWays.reload().consumerGroup(GROUP, false)).isNotNull();
+        assertThat(bothWays.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
 
-        fixture.heartbeatConsumer(beat("m-1", 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
-        JoinGroupResponseData back = fixture.joinNew(GROUP).join();
+        bothWays.heartbeatConsumer(beat("m-1", 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
+        JoinGroupResponseData back = bothWays.joinNew(GROUP).join();
         assertThat(back.errorCode()).isZero();
-        fixture.sync(GROUP, back.generationId(), back.memberId(), Map.of(back.memberId(), "a")).join();
-        assertThat(fixture.shard.consumerGroup(GROUP, false)).isNull();
-        GroupCoordinatorShard reloaded = fixture.reload();
+        bothWays.sync(GROUP, back.generationId(), back.memberId(), Map.of(back.memberId(), "a")).join();
+        assertThat(bothWays.shard.consumerGroup(GROUP, false)).isNull();
+        GroupCoordinatorShard reloaded = bothWays.reload();
         assertThat(reloaded.consumerGroup(GROUP, false)).isNull();
         assertThat(reloaded.group(GROUP).protocolType()).isEqualTo("consumer");
         assertThat(reloaded.offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
@@ -138,9 +134,7 @@ class ConsumerGroupAdministrationTest {
                 defaults.segmentBytes(), 0, defaults.minSessionTimeoutMs(), defaults.maxSessionTimeoutMs(),
                 Integer.MAX_VALUE, RETENTION_MS, defaults.offsetsRetentionCheckIntervalMs(),
                 defaults.offsetMetadataMaxBytes(), defaults.consumer());
-        GroupCoordinatorShard loaded = new GroupCoordinatorShard(0, log, timer, timer::nowMs, settings, topics::get);
-        loaded.load();
-        return loaded;
+        return fixture.load(settings);
     }
 
     private void heartbeat(ConsumerGroupHeartbeatRequestData request) {

@@ -128,7 +128,7 @@ class ConsumerGroupHeartbeatsTest {
 
         assertThat(joined.errorCode()).as("librdkafka subscribing by names").isZero();
         assertThat(partitions(joined)).hasSize(6);
-        assertThat(heartbeat(join("m-2").setSubscribedTopicRegex("ord.*")).errorCode())
+        assertThat(heartbeat(join("m-2").setSubscribedTopicRegex("ord(")).errorCode())
                 .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
     }
 
@@ -176,12 +176,24 @@ class ConsumerGroupHeartbeatsTest {
 
         assertThat(commitError("m-1", 1, (short) 9)).isEqualTo(Errors.NONE);
         assertThat(commitError("m-1", 0, (short) 9)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
-        assertThat(commitError("m-1", 0, (short) 8)).isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(commitError("m-1", 1, (short) 8)).as("a member's epoch needs v9")
+                .isEqualTo(Errors.UNSUPPORTED_VERSION);
         assertThat(commitError("m-9", 1, (short) 9)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         assertThat(commitError("", -1, (short) 9)).as("an admin's commit to a group in use")
                 .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         heartbeat(beat("m-1", -1));
         assertThat(commitError("", -1, (short) 9)).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void offsetsAreFetchedByMembersAtTheirEpochOrByThoseNamingNoMember() {
+        heartbeat(join("m-1"));
+
+        assertThat(shard.offsetCommits().checkFetcher(GROUP, "m-1", 1)).isEqualTo(Errors.NONE);
+        assertThat(shard.offsetCommits().checkFetcher(GROUP, "m-1", 0)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(shard.offsetCommits().checkFetcher(GROUP, "m-9", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(shard.offsetCommits().checkFetcher(GROUP, null, -1)).as("an admin").isEqualTo(Errors.NONE);
+        assertThat(shard.offsetCommits().checkFetcher("no-such-group", "m-1", 3)).isEqualTo(Errors.NONE);
     }
 
     @Test
