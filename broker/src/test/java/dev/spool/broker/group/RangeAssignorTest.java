@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The range assignor: consecutive ranges per topic, the first members one more, co-partitioned topics aligned. */
+/**
+ * The range assignor: consecutive ranges per topic, the first members one more, co-partitioned topics aligned, and
+ * what members had kept up to their quota.
+ */
 class RangeAssignorTest {
 
     private static final Uuid ORDERS = new Uuid(1, 1);
@@ -32,6 +35,32 @@ class RangeAssignorTest {
         }
         assertThat(target.get("c").partitions(AUDIT)).as("its only subscriber").containsExactly(0, 1);
         assertThat(target.get("a").partitions(AUDIT)).isEmpty();
+    }
+
+    @Test
+    void membersKeepWhatTheyHadUpToTheirQuotaAsMembershipChanges() {
+        Map<Uuid, Integer> counts = Map.of(ORDERS, 6, PAYMENTS, 6);
+        Map<String, PartitionAssignment> three = RangeAssignor.assign(List.of(member("a", ORDERS, PAYMENTS),
+                member("b", ORDERS, PAYMENTS), member("c", ORDERS, PAYMENTS)), counts);
+
+        Map<String, PartitionAssignment> two = RangeAssignor.assign(List.of(
+                withCurrent("a", three.get("a")), withCurrent("c", three.get("c"))), counts);
+        assertThat(two.get("a").partitions(ORDERS)).containsAll(three.get("a").partitions(ORDERS)).hasSize(3);
+        assertThat(two.get("c").partitions(ORDERS)).containsAll(three.get("c").partitions(ORDERS)).hasSize(3);
+
+        Map<String, PartitionAssignment> again = RangeAssignor.assign(List.of(withCurrent("a", two.get("a")),
+                withCurrent("c", two.get("c")), member("d", ORDERS, PAYMENTS)), counts);
+        for (String kept : List.of("a", "c")) {
+            assertThat(two.get(kept).partitions(ORDERS)).as("%s gives up one, keeps the rest", kept)
+                    .containsAll(again.get(kept).partitions(ORDERS));
+            assertThat(again.get(kept).partitions(PAYMENTS)).as("still co-partitioned")
+                    .isEqualTo(again.get(kept).partitions(ORDERS));
+        }
+        assertThat(again.get("d").partitions(ORDERS)).hasSize(2);
+    }
+
+    private static AssignmentMember withCurrent(String memberId, PartitionAssignment current) {
+        return new AssignmentMember(memberId, Set.of(ORDERS, PAYMENTS), current);
     }
 
     @Test
