@@ -3,7 +3,6 @@ package dev.spool.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.protocol.types.Uuid;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -69,19 +68,8 @@ class RangeAssignorPropertyTest {
         return Arbitraries.integers().between(1, 12).list().ofSize(2);
     }
 
-    /** Member i subscribes to the topics in the bits of {@code subscriptions[i]}, with its share of {@code last}. */
-    private static List<AssignmentMember> members(List<Integer> subscriptions, Map<String, PartitionAssignment> last) {
-        List<AssignmentMember> members = new ArrayList<>();
-        for (int i = 0; i < subscriptions.size(); i++) {
-            Set<Uuid> topics = new HashSet<>();
-            for (int t = 0; t < TOPICS.size(); t++) {
-                if ((subscriptions.get(i) & (1 << t)) != 0) {
-                    topics.add(TOPICS.get(t));
-                }
-            }
-            String memberId = "m-" + i;
-            members.add(new AssignmentMember(memberId, topics, last.getOrDefault(memberId, PartitionAssignment.EMPTY)));
-        }
-        return members;
+    private static List<AssignmentMember> members(List<Integer> subscriptions,
+                                                  Map<String, PartitionAssignment> current) {
+        return AssignorMembers.fromBits(TOPICS, subscriptions, current);
     }
 }

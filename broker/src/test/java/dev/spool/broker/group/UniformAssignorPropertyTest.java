@@ -3,9 +3,7 @@ package dev.spool.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.spool.protocol.types.Uuid;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,22 +80,6 @@ class UniformAssignorPropertyTest {
         return partitions;
     }
 
-    private static List<AssignmentMember> members(List<Integer> subscriptions,
-                                                        Map<String, PartitionAssignment> current) {
-        List<AssignmentMember> members = new ArrayList<>();
-        for (int i = 0; i < subscriptions.size(); i++) {
-            Set<Uuid> topics = new HashSet<>();
-            for (int t = 0; t < TOPICS.size(); t++) {
-                if ((subscriptions.get(i) & (1 << t)) != 0) {
-                    topics.add(TOPICS.get(t));
-                }
-            }
-            String memberId = "m-" + i;
-            members.add(new AssignmentMember(memberId, topics,
-                    current.getOrDefault(memberId, PartitionAssignment.EMPTY)));
-        }
-        return members;
-    }
 
     private static void checkAssignment(List<AssignmentMember> members, Map<Uuid, Integer> partitions,
                                         Map<String, PartitionAssignment> target) {
@@ -128,5 +110,10 @@ class UniformAssignorPropertyTest {
                 }
             });
         }
+    }
+
+    private static List<AssignmentMember> members(List<Integer> subscriptions,
+                                                  Map<String, PartitionAssignment> current) {
+        return AssignorMembers.fromBits(TOPICS, subscriptions, current);
     }
 }
