@@ -136,7 +136,7 @@ public final class MetadataHandler implements ApiHandler {
         // By id when no name is given: Kafka's Java client leaves the name empty (its default) rather than null.
         boolean byId = wanted.name() == null || wanted.name().isEmpty() && !Uuid.ZERO_UUID.equals(wanted.topicId());
         TopicImage topic = byId ? image.topic(wanted.topicId()) : image.topic(wanted.name());
-        String name = topic != null ? topic.name() : wanted.name();
+        String name = topic != null ? topic.name() : byId ? null : wanted.name();
         if (name != null && (!access.allowsTopic(AclOperation.DESCRIBE, name)
                 || topic == null && autoCreate && !mayCreate(access, name))) {
             return new MetadataResponseTopic().setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())

@@ -448,7 +448,7 @@ final class ClassicGroupMembership {
         return response;
     }
 
-    private Errors leaveOne(ClassicGroup group, MemberIdentity identity) {
+    Errors leaveOne(ClassicGroup group, MemberIdentity identity) {
         String memberId = identity.memberId() == null ? "" : identity.memberId();
         if (identity.groupInstanceId() != null) {
             String current = group.staticMemberId(identity.groupInstanceId());
@@ -493,6 +493,13 @@ final class ClassicGroupMembership {
             scheduleSession(group, member);
         }
         prepareRebalance(group, "the group moved to the classic protocol");
+    }
+
+    /** Cancels the group's timers (its join, and its members' and pending members' sessions): it became a consumer group. */
+    void cancelTimers(ClassicGroup group) {
+        timer.cancel(joinKey(group));
+        group.members().forEach(member -> timer.cancel(sessionKey(group, member.memberId())));
+        group.pendingMembers().forEach(memberId -> timer.cancel(pendingKey(group, memberId)));
     }
 
     /** Restored members get a full session to come back and heartbeat. */

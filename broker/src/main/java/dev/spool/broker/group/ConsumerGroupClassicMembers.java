@@ -54,12 +54,18 @@ final class ConsumerGroupClassicMembers {
             }
         }
         ConsumerGroupMember holder = instanceId == null ? null : group.staticMember(instanceId);
+        boolean named = request.data().memberId() != null && !request.data().memberId().isEmpty();
+        if (holder != null && !holder.memberId().equals(memberId) && named) {
+            // A static member replaced by a newer one under its instance id: fenced, as in a classic group.
+            return ClassicGroupMembership.joinErrorResponse(Errors.FENCED_INSTANCE_ID, memberId);
+        }
         if (holder != null && !holder.memberId().equals(memberId) && holder.usesClassicProtocol() && !holder.isAway()
                 && !awayFor(group, holder)) {
             return ClassicGroupMembership.joinErrorResponse(Errors.NOT_COORDINATOR, memberId);
         }
         ConsumerGroupMember member = group.member(memberId);
-        int epoch = member == null ? 0 : member.memberEpoch();
+        // A static member that is away (its instance left with -2) comes back as any joining member does.
+        int epoch = member == null || member.isAway() ? 0 : member.memberEpoch();
         ConsumerGroupHeartbeatRequestData heartbeat = new ConsumerGroupHeartbeatRequestData()
                 .setGroupId(group.groupId()).setMemberId(memberId).setMemberEpoch(epoch).setInstanceId(instanceId)
                 .setRackId(subscription.rackId() == null || subscription.rackId().isEmpty() ? null
@@ -98,7 +104,7 @@ final class ConsumerGroupClassicMembers {
 
     SyncGroupResponseData sync(ConsumerGroup group, SyncGroupRequestData request) {
         ConsumerGroupMember member = group.member(request.memberId());
-        Errors invalid = validate(member, request.groupInstanceId(), request.generationId());
+        Errors invalid = validate(group, request.memberId(), request.groupInstanceId(), request.generationId());
         if (invalid == null && (request.protocolType() != null
                 && !GroupAdministration.CONSUMER_TYPE.equals(request.protocolType())
                 || request.protocolName() != null && member.classicMetadata().supportedProtocols().stream()
@@ -118,7 +124,7 @@ final class ConsumerGroupClassicMembers {
     /** NONE, or REBALANCE_IN_PROGRESS while the member has a step to take (it joins again to take it). */
     Errors heartbeat(ConsumerGroup group, HeartbeatRequestData request) {
         ConsumerGroupMember member = group.member(request.memberId());
-        Errors invalid = validate(member, request.groupInstanceId(), request.generationId());
+        Errors invalid = validate(group, request.memberId(), request.groupInstanceId(), request.generationId());
         if (invalid != null) {
             return invalid;
         }
@@ -133,7 +139,11 @@ final class ConsumerGroupClassicMembers {
                 : request.members();
         List<MemberResponse> responses = new ArrayList<>();
         for (MemberIdentity identity : leaving) {
-            Errors error = leaveOne(group, identity);
+            ConsumerGroup current = shard.consumerGroup(group.groupId(), false);
+            ClassicGroup downgraded = shard.group(group.groupId());
+            // An earlier identity's leave may have made the group a classic one: the rest leave that.
+            Errors error = current != null ? leaveOne(current, identity)
+                    : downgraded != null ? shard.membership().leaveOne(downgraded, identity) : Errors.UNKNOWN_MEMBER_ID;
             responses.add(new MemberResponse().setMemberId(identity.memberId())
                     .setGroupInstanceId(identity.groupInstanceId()).setErrorCode(error.code()));
         }
@@ -157,13 +167,19 @@ final class ConsumerGroupClassicMembers {
         return shard.consumerHeartbeats().remove(group, member.memberId()) ? Errors.NONE : Errors.NOT_COORDINATOR;
     }
 
-    /** UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, ILLEGAL_GENERATION (a generation other than its epoch), or null. */
-    private static Errors validate(ConsumerGroupMember member, String instanceId, int generation) {
+    /**
+     * Null if {@code memberId} is a classic member of the group at {@code generation} (its epoch); else
+     * FENCED_INSTANCE_ID when its instance id now names another member (checked first: a replaced static member must
+     * stop, not rejoin), UNKNOWN_MEMBER_ID, or ILLEGAL_GENERATION.
+     */
+    static Errors validate(ConsumerGroup group, String memberId, String instanceId, int generation) {
+        ConsumerGroupMember holder = instanceId == null ? null : group.staticMember(instanceId);
+        if (holder != null && !holder.memberId().equals(memberId)) {
+            return Errors.FENCED_INSTANCE_ID;
+        }
+        ConsumerGroupMember member = group.member(memberId);
         if (member == null || !member.usesClassicProtocol()) {
             return Errors.UNKNOWN_MEMBER_ID;
-        }
-        if (instanceId != null && !instanceId.equals(member.instanceId())) {
-            return Errors.FENCED_INSTANCE_ID;
         }
         return generation == member.memberEpoch() ? null : Errors.ILLEGAL_GENERATION;
     }

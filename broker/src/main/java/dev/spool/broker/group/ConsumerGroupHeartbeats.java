@@ -69,6 +69,10 @@ final class ConsumerGroupHeartbeats {
         ClassicGroup classic = shard.group(groupId);
         if (classic != null && (classic.protocolType() != null || !classic.isEmpty()
                 || !classic.pendingMembers().isEmpty())) {
+            if (request.memberEpoch() != 0) {
+                // Only a member joining moves a group to this protocol; any other is not a member of it.
+                return error(Errors.UNKNOWN_MEMBER_ID, "Group " + groupId + " is a classic group");
+            }
             Errors upgrade = shard.migration().upgrade(classic);
             if (upgrade != Errors.NONE) {
                 return error(upgrade, upgrade == Errors.GROUP_ID_NOT_FOUND ? "Group " + groupId + " is a classic "
@@ -150,7 +154,6 @@ final class ConsumerGroupHeartbeats {
                 targets.put(updated.memberId(), share);
                 records.add(ConsumerGroupRecords.target(groupId, updated.memberId(), share));
             }
-            shard.timer().cancel(sessionKey(groupId, replaced.memberId()));
         }
         if (member == null || !updated.equals(known)) {
             records.add(ConsumerGroupRecords.member(groupId, updated));
@@ -181,6 +184,9 @@ final class ConsumerGroupHeartbeats {
         }
         if (!records.isEmpty() && !shard.write(records)) {
             return error(Errors.NOT_COORDINATOR, null);
+        }
+        if (replaced != null && !replaced.memberId().equals(reconciled.memberId())) {
+            shard.timer().cancel(sessionKey(groupId, replaced.memberId()));
         }
         scheduleSession(groupId, reconciled.memberId());
         if (reassigned) {

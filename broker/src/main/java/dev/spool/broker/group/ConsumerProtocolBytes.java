@@ -26,6 +26,9 @@ final class ConsumerProtocolBytes {
 
     /** The subscription in a member's protocol metadata, or null if the bytes are not one. */
     static ConsumerProtocolSubscriptionData subscription(byte[] metadata) {
+        if (metadata == null) {
+            return null;
+        }
         try {
             ByteBuffer buffer = ByteBuffer.wrap(metadata);
             short version = (short) Math.min(buffer.getShort(), ConsumerProtocolSubscriptionData.HIGHEST_SUPPORTED_VERSION);

@@ -207,6 +207,18 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
     @Override
     public void removeConsumerGroup(String groupId) {
         consumerGroups.remove(groupId);
+        keepOffsetsGroup(groupId);
+    }
+
+    /**
+     * A group removed while offsets of its remain (it changed protocol, or a member's first heartbeat failed) stays
+     * as the offsets-only group a simple consumer's commits make, so that its offsets can still expire and be
+     * deleted. A group joining under its id replaces it.
+     */
+    private void keepOffsetsGroup(String groupId) {
+        if (offsets.hasOffsets(groupId) && !groups.containsKey(groupId) && !consumerGroups.containsKey(groupId)) {
+            groups.put(groupId, new ClassicGroup(groupId, nowMs()));
+        }
     }
 
     /** A classic group built from a consumer group whose records are written (a downgrade). */
@@ -315,6 +327,7 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         String groupId = ((GroupMetadataKeyData) record.key()).group();
         if (record.isTombstone()) {
             groups.remove(groupId);
+            keepOffsetsGroup(groupId);
             return;
         }
         if (consumerGroups.containsKey(groupId)) {
@@ -334,10 +347,12 @@ final class GroupCoordinatorShard implements CoordinatorShard, ConsumerGroupRepl
         } else if (record.keyVersion() != CoordinatorRecord.GROUP_METADATA_KEY_VERSION) {
             ConsumerGroupReplay.apply(record, this);
         } else if (record.isTombstone()) {
-            ClassicGroup removed = groups.remove(((GroupMetadataKeyData) record.key()).group());
+            String groupId = ((GroupMetadataKeyData) record.key()).group();
+            ClassicGroup removed = groups.remove(groupId);
             if (removed != null) {
                 removed.transitionTo(GroupState.DEAD, nowMs());
             }
+            keepOffsetsGroup(groupId);
         }
     }
 

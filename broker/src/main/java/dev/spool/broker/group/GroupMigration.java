@@ -39,8 +39,9 @@ final class GroupMigration {
 
     /**
      * Makes the classic group a consumer group for a consumer-protocol member about to join: NONE once done;
-     * GROUP_ID_NOT_FOUND when it cannot be (the policy, a protocol type other than consumer's, a join under way
-     * with no generation yet, or too many members); NOT_COORDINATOR if the records were not written.
+     * GROUP_ID_NOT_FOUND when it cannot be (the policy, a protocol type other than consumer's, or too many members);
+     * COORDINATOR_LOAD_IN_PROGRESS, which the member retries, while the classic group rebalances (who holds what is
+     * only known once it is stable); NOT_COORDINATOR if the records were not written.
      */
     Errors upgrade(ClassicGroup classic) {
         String groupId = classic.groupId();
@@ -54,8 +55,11 @@ final class GroupMigration {
         }
         ConsumerProtocolSettings settings = shard.settings().consumer();
         if (!settings.migrationPolicy().upgrades() || !GroupAdministration.CONSUMER_TYPE.equals(classic.protocolType())
-                || classic.generationId() == 0 || classic.size() >= settings.maxSize()) {
+                || classic.size() >= settings.maxSize()) {
             return Errors.GROUP_ID_NOT_FOUND;
+        }
+        if (!classic.isIn(GroupState.STABLE) || !classic.pendingMembers().isEmpty()) {
+            return Errors.COORDINATOR_LOAD_IN_PROGRESS;
         }
         int epoch = classic.generationId();
         List<ConsumerGroupMember> members = new ArrayList<>();
@@ -81,6 +85,7 @@ final class GroupMigration {
                     member.memberId()));
             member.completeSync(ClassicGroupMembership.syncError(Errors.REBALANCE_IN_PROGRESS));
         }
+        shard.membership().cancelTimers(classic);
         shard.consumerHeartbeats().onLoaded(shard.consumerGroup(groupId, false));
         LOG.info("Converted classic group {} with {} members at generation {} to a consumer group", groupId,
                 members.size(), epoch);
@@ -138,12 +143,26 @@ final class GroupMigration {
         return Outcome.DONE;
     }
 
-    /** A classic member as a member of the consumer group at {@code epoch}, owning its assignment's unclaimed partitions. */
+    /**
+     * A classic member as a member of the consumer group at {@code epoch}, owning the unclaimed partitions of its
+     * assignment and of those its subscription says it owns (a cooperative member may still hold ones it is giving
+     * up).
+     */
     private ConsumerGroupMember fromClassic(ClassicGroup classic, Member member, int epoch, Set<String> claimed) {
-        String protocol = classic.protocolName() != null ? classic.protocolName() : member.protocols().get(0).name();
-        ConsumerProtocolSubscriptionData subscription = ConsumerProtocolBytes.subscription(member.metadata(protocol));
+        byte[] metadata = classic.protocolName() == null ? null : member.metadata(classic.protocolName());
+        ConsumerProtocolSubscriptionData subscription = ConsumerProtocolBytes.subscription(metadata != null ? metadata
+                : member.protocols().get(0).metadata());
+        Map<String, List<Integer>> held = new HashMap<>(ConsumerProtocolBytes.assignment(member.assignment()));
+        if (subscription != null) {
+            subscription.ownedPartitions().forEach(topic -> held.merge(topic.topic(), topic.partitions(),
+                    (assigned, owning) -> {
+                        List<Integer> both = new ArrayList<>(assigned);
+                        owning.stream().filter(partition -> !assigned.contains(partition)).forEach(both::add);
+                        return both;
+                    }));
+        }
         Map<Uuid, List<Integer>> owned = new HashMap<>();
-        ConsumerProtocolBytes.assignment(member.assignment()).forEach((topic, partitions) -> {
+        held.forEach((topic, partitions) -> {
             TopicImage image = shard.topic(topic);
             for (int partition : image == null ? List.<Integer>of() : partitions) {
                 // A partition two members were both given (a broken client assignor) goes to the first only.

@@ -222,6 +222,11 @@ final class OffsetCommits {
         if (admin) {
             return group.isEmpty() ? null : Errors.UNKNOWN_MEMBER_ID;
         }
+        ConsumerGroupMember holder = request.groupInstanceId() == null ? null
+                : group.staticMember(request.groupInstanceId());
+        if (holder != null && !holder.memberId().equals(request.memberId())) {
+            return Errors.FENCED_INSTANCE_ID; // replaced by a newer member of its instance
+        }
         ConsumerGroupMember member = group.member(request.memberId());
         if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;

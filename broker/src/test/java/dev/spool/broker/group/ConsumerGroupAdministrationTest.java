@@ -118,12 +118,17 @@ class ConsumerGroupAdministrationTest {
         assertThat(bothWays.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
 
         bothWays.heartbeatConsumer(beat("m-1", 1).setMemberEpoch(ConsumerGroupHeartbeats.LEAVE_EPOCH));
-        JoinGroupResponseData back = bothWays.joinNew(GROUP).join();
+        JoinGroupResponseData joining = bothWays.join(GROUP, "", null, (short) 9, "range").join();
+        assertThat(joining.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
+        assertThat(bothWays.reload().group(GROUP)).as("the offsets' group, between the two protocols").isNotNull();
+        assertThat(bothWays.reload().offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
+        JoinGroupResponseData back = bothWays.join(GROUP, joining.memberId(), null, (short) 9, "range").join();
         assertThat(back.errorCode()).isZero();
         bothWays.sync(GROUP, back.generationId(), back.memberId(), Map.of(back.memberId(), "a")).join();
         assertThat(bothWays.shard.consumerGroup(GROUP, false)).isNull();
         GroupCoordinatorShard reloaded = bothWays.reload();
         assertThat(reloaded.consumerGroup(GROUP, false)).isNull();
+        assertThat(reloaded.group(GROUP)).as("never without a group while its offsets remain").isNotNull();
         assertThat(reloaded.group(GROUP).protocolType()).isEqualTo("consumer");
         assertThat(reloaded.offsets().get(GROUP, "topic", 0).offset()).isEqualTo(42);
     }

@@ -128,6 +128,39 @@ class GroupMigrationTest {
     }
 
     @Test
+    void aClassicGroupIsUpgradedOnlyOnceStableAndOnlyByAJoiningMember() {
+        Map<String, List<Integer>> owned = stableClassicGroup(2);
+        String leaving = owned.keySet().iterator().next();
+        fixture.leave(GROUP, leaving);
+        assertThat(fixture.shard.group(GROUP).isIn(GroupState.PREPARING_REBALANCE)).isTrue();
+
+        assertThat(fixture.heartbeatConsumer(join("m-1")).errorCode()).as("retried once the rebalance is over")
+                .isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+        assertThat(fixture.heartbeatConsumer(beat("m-1", 3)).errorCode()).as("not a joining member")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+        assertThat(fixture.shard.group(GROUP)).as("still classic").isNotNull();
+        assertThat(fixture.shard.consumerGroup(GROUP, false)).isNull();
+    }
+
+    @Test
+    void aClassicStaticMemberReplacedUnderItsInstanceIdIsFencedNotTakenBack() {
+        assertThat(fixture.heartbeatConsumer(join("m-1")).errorCode()).isZero();
+        JoinGroupResponseData first = classicJoin("", List.of(), "instance-a").join();
+        assertThat(first.errorCode()).as("static: no member id round trip").isZero();
+        JoinGroupResponseData second = classicJoin("", List.of(), "instance-a").join();
+        assertThat(second.errorCode()).isZero();
+        assertThat(second.memberId()).isNotEqualTo(first.memberId());
+
+        assertThat(fixture.shard.membership().heartbeat(new HeartbeatRequestData().setGroupId(GROUP)
+                .setMemberId(first.memberId()).setGroupInstanceId("instance-a")
+                .setGenerationId(first.generationId()))).isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(classicJoin(first.memberId(), List.of(), "instance-a").join().errorCode())
+                .isEqualTo(Errors.FENCED_INSTANCE_ID.code());
+        assertThat(fixture.shard.consumerGroup(GROUP, false).staticMember("instance-a").memberId())
+                .isEqualTo(second.memberId());
+    }
+
+    @Test
     void aClassicGroupStaysClassicWhenThePolicyForbidsUpgrades() throws Exception {
         GroupSettings defaults = ShardFixture.settings(INITIAL_DELAY_MS, Integer.MAX_VALUE);
         ConsumerProtocolSettings consumer = defaults.consumer();
@@ -180,11 +213,17 @@ class GroupMigrationTest {
 
     /** A classic member's JoinGroup (v9) owning {@code owned} of orders. */
     private CompletableFuture<JoinGroupResponseData> classicJoin(String memberId, List<Integer> owned) {
+        return classicJoin(memberId, owned, null);
+    }
+
+    private CompletableFuture<JoinGroupResponseData> classicJoin(String memberId, List<Integer> owned,
+                                                               String instanceId) {
         ConsumerProtocolSubscriptionData subscription = new ConsumerProtocolSubscriptionData()
                 .setTopics(List.of("orders")).setOwnedPartitions(owned.isEmpty() ? List.of() : List.of(
                         new ConsumerProtocolSubscriptionData.TopicPartition().setTopic("orders")
                                 .setPartitions(owned)));
         JoinGroupRequestData data = new JoinGroupRequestData().setGroupId(GROUP).setMemberId(memberId)
+                .setGroupInstanceId(instanceId)
                 .setSessionTimeoutMs(ShardFixture.SESSION_TIMEOUT_MS)
                 .setRebalanceTimeoutMs(ShardFixture.REBALANCE_TIMEOUT_MS).setProtocolType("consumer")
                 .setProtocols(List.of(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
