@@ -76,7 +76,7 @@ final class ConsumerGroupClassicMembers {
         ClassicMemberMetadata classic = GroupMigration.classicMetadata(request.data().sessionTimeoutMs(),
                 request.protocols());
         ConsumerGroupHeartbeatResponseData answer = shard.consumerHeartbeats().memberHeartbeat(group.groupId(),
-                group, heartbeat, classic, request.clientId(), request.clientHost());
+                group, heartbeat, classic, request.clientId(), request.clientHost(), null);
         if (answer.errorCode() != Errors.NONE.code()) {
             Errors error = Errors.forCode(answer.errorCode());
             return ClassicGroupMembership.joinErrorResponse(error == Errors.FENCED_MEMBER_EPOCH
@@ -99,7 +99,7 @@ final class ConsumerGroupClassicMembers {
                 .setMemberId(holder.memberId()).setInstanceId(holder.instanceId())
                 .setMemberEpoch(ConsumerGroupHeartbeats.STATIC_LEAVE_EPOCH);
         return shard.consumerHeartbeats().memberHeartbeat(group.groupId(), group, leave, null, holder.clientId(),
-                holder.clientHost()).errorCode() == Errors.NONE.code();
+                holder.clientHost(), null).errorCode() == Errors.NONE.code();
     }
 
     SyncGroupResponseData sync(ConsumerGroup group, SyncGroupRequestData request) {

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,16 @@ final class ConsumerGroupHeartbeats {
     /** The answer to one heartbeat of {@code clientId} at {@code clientHost}. */
     ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request, String clientId,
                                                  String clientHost) {
+        return heartbeat(request, clientId, clientHost, topic -> true);
+    }
+
+    /**
+     * The answer to one heartbeat of {@code clientId} at {@code clientHost}, whose principal may describe the topics
+     * {@code describable} accepts: a regular expression the group resolves meanwhile keeps only those (a member must
+     * not learn of topics it may not see through its group's assignment).
+     */
+    ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request, String clientId,
+                                                 String clientHost, Predicate<String> describable) {
         String invalid = HeartbeatRequestCheck.problem(request);
         if (invalid != null) {
             return error(Errors.INVALID_REQUEST, invalid);
@@ -80,7 +91,8 @@ final class ConsumerGroupHeartbeats {
                         + "type, or its size)" : null);
             }
         }
-        return memberHeartbeat(groupId, shard.consumerGroup(groupId, false), request, null, clientId, clientHost);
+        return memberHeartbeat(groupId, shard.consumerGroup(groupId, false), request, null, clientId, clientHost,
+                describable);
     }
 
     /**
@@ -91,7 +103,7 @@ final class ConsumerGroupHeartbeats {
     ConsumerGroupHeartbeatResponseData memberHeartbeat(String groupId, ConsumerGroup group,
                                                        ConsumerGroupHeartbeatRequestData request,
                                                        ClassicMemberMetadata classic, String clientId,
-                                                       String clientHost) {
+                                                       String clientHost, Predicate<String> describable) {
         ConsumerGroupHeartbeatResponseData refused = checkInstance(group, request);
         if (refused != null) {
             return refused;
@@ -119,7 +131,7 @@ final class ConsumerGroupHeartbeats {
             group = shard.consumerGroup(groupId, true);
         }
         ConsumerGroupHeartbeatResponseData answer = heartbeat(group, member, replaced, request, classic, clientId,
-                clientHost);
+                clientHost, describable);
         if (created && answer.errorCode() != Errors.NONE.code() && group.isEmpty()) {
             shard.removeConsumerGroup(groupId);
         }
@@ -135,7 +147,7 @@ final class ConsumerGroupHeartbeats {
                                                          ConsumerGroupMember replaced,
                                                          ConsumerGroupHeartbeatRequestData request,
                                                          ClassicMemberMetadata classic, String clientId,
-                                                         String clientHost) {
+                                                         String clientHost, Predicate<String> describable) {
         String groupId = group.groupId();
         ConsumerGroupMember known = member != null ? member : replaced != null
                 ? replaced.replacedBy(request.memberId()) : ConsumerGroupMember.unknown(request.memberId());
@@ -159,9 +171,10 @@ final class ConsumerGroupHeartbeats {
             records.add(ConsumerGroupRecords.member(groupId, updated));
         }
         members.put(updated.memberId(), updated);
-        long hash = subscriptionHash(members.values());
+        RegexResolution regexTopics = resolveRegexes(group, members.values(), describable);
+        records.addAll(regexTopics.records());
+        long hash = subscriptionHash(members.values(), regexTopics.topics());
         int groupEpoch = group.groupEpoch();
-        records.addAll(regexRecords(group, members.values()));
         if (member == null && replaced == null || !updated.subscribedTopicNames().equals(known.subscribedTopicNames())
                 || !Objects.equals(updated.subscribedTopicRegex(), known.subscribedTopicRegex())
                 || hash != group.metadataHash()) {
@@ -171,7 +184,7 @@ final class ConsumerGroupHeartbeats {
         int targetEpoch = group.assignmentEpoch();
         if (groupEpoch > targetEpoch) {
             targetEpoch = groupEpoch;
-            assignTargets(group, members, targets, records, targetEpoch);
+            assignTargets(group, members, targets, records, targetEpoch, regexTopics.topics());
         }
         PartitionAssignment owned = request.topicPartitions() == null ? null : PartitionAssignment.of(
                 request.topicPartitions(), ConsumerGroupHeartbeatRequestData.TopicPartitions::topicId,
@@ -280,12 +293,14 @@ final class ConsumerGroupHeartbeats {
         List<CoordinatorRecord> records = new ArrayList<>(removalRecords(groupId, memberId));
         Map<String, ConsumerGroupMember> members = group.membersById();
         members.remove(memberId);
-        records.addAll(regexRecords(group, members.values()));
+        RegexResolution regexTopics = resolveRegexes(group, members.values(), null);
+        records.addAll(regexTopics.records());
         int groupEpoch = group.groupEpoch() + 1;
-        records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch, subscriptionHash(members.values())));
+        records.add(ConsumerGroupRecords.groupEpoch(groupId, groupEpoch,
+                subscriptionHash(members.values(), regexTopics.topics())));
         Map<String, PartitionAssignment> targets = new HashMap<>(group.targetAssignment());
         targets.remove(memberId);
-        assignTargets(group, members, targets, records, groupEpoch);
+        assignTargets(group, members, targets, records, groupEpoch, regexTopics.topics());
         if (!shard.write(records)) {
             return false;
         }
@@ -365,12 +380,13 @@ final class ConsumerGroupHeartbeats {
      * applied to {@code targets} too.
      */
     private void assignTargets(ConsumerGroup group, Map<String, ConsumerGroupMember> members,
-                               Map<String, PartitionAssignment> targets, List<CoordinatorRecord> records, int epoch) {
+                               Map<String, PartitionAssignment> targets, List<CoordinatorRecord> records, int epoch,
+                               Map<String, Set<String>> regexTopics) {
         Map<Uuid, Integer> partitionCounts = new HashMap<>();
         List<AssignmentMember> subscribers = new ArrayList<>();
         for (ConsumerGroupMember member : members.values()) {
             Set<Uuid> topicIds = new HashSet<>();
-            for (String name : topicsOf(member)) {
+            for (String name : topicsOf(member, regexTopics)) {
                 TopicImage topic = topics.apply(name);
                 if (topic != null) {
                     topicIds.add(topic.id());
@@ -390,41 +406,53 @@ final class ConsumerGroupHeartbeats {
         records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), epoch, shard.nowMs()));
     }
 
-    /** The topics the member subscribes to: by name, and those its regular expression matches now. */
-    private Set<String> topicsOf(ConsumerGroupMember member) {
+    /** The topics the member subscribes to: by name, and those its regular expression stands for now. */
+    private static Set<String> topicsOf(ConsumerGroupMember member, Map<String, Set<String>> regexTopics) {
         if (member.subscribedTopicRegex() == null) {
             return Set.copyOf(member.subscribedTopicNames());
         }
         Set<String> names = new HashSet<>(member.subscribedTopicNames());
-        names.addAll(regexes.resolve(member.subscribedTopicRegex()));
+        names.addAll(regexTopics.getOrDefault(member.subscribedTopicRegex(), Set.of()));
         return names;
     }
 
+    /** What each regular expression the members use stands for now, and the records of those that changed. */
+    private record RegexResolution(Map<String, Set<String>> topics, List<CoordinatorRecord> records) {
+    }
+
     /**
-     * The records of the group's regular expressions as the members now use them: each expression whose topics
-     * changed since its record (or that has none yet), and a tombstone for each no member uses any more.
+     * Each expression the members use, as its record has it while the topics it matches are still those it was
+     * resolved from; else resolved again, keeping the topics the heartbeating principal may describe ({@code
+     * describable}; null for a removal no principal sent, which keeps the records as they are). An expression no
+     * member uses any more gets a tombstone.
      */
-    private List<CoordinatorRecord> regexRecords(ConsumerGroup group, Collection<ConsumerGroupMember> members) {
-        Set<String> used = new HashSet<>();
-        members.forEach(member -> {
-            if (member.subscribedTopicRegex() != null) {
-                used.add(member.subscribedTopicRegex());
-            }
-        });
+    private RegexResolution resolveRegexes(ConsumerGroup group, Collection<ConsumerGroupMember> members,
+                                           Predicate<String> describable) {
+        Map<String, Set<String>> topics = new HashMap<>();
         List<CoordinatorRecord> records = new ArrayList<>();
-        for (String regex : used) {
-            Set<String> now = regexes.resolve(regex);
-            ConsumerGroup.ResolvedRegex kept = group.regex(regex);
-            if (kept == null || !kept.topics().equals(now)) {
-                records.add(ConsumerGroupRecords.regex(group.groupId(), regex, now, shard.nowMs()));
+        for (ConsumerGroupMember member : members) {
+            String regex = member.subscribedTopicRegex();
+            if (regex == null || topics.containsKey(regex)) {
+                continue;
             }
+            Set<String> matched = regexes.resolve(regex);
+            long version = TopicRegexes.fingerprint(matched);
+            ConsumerGroup.ResolvedRegex kept = group.regex(regex);
+            if (kept != null && (kept.version() == version || describable == null)) {
+                topics.put(regex, kept.topics());
+                continue;
+            }
+            Set<String> visible = new HashSet<>();
+            matched.stream().filter(describable == null ? name -> true : describable).forEach(visible::add);
+            topics.put(regex, visible);
+            records.add(ConsumerGroupRecords.regex(group.groupId(), regex, visible, version, shard.nowMs()));
         }
         for (String regex : group.regexes()) {
-            if (!used.contains(regex)) {
+            if (!topics.containsKey(regex)) {
                 records.add(ConsumerGroupRecords.regexTombstone(group.groupId(), regex));
             }
         }
-        return records;
+        return new RegexResolution(topics, records);
     }
 
     /**
@@ -432,8 +460,12 @@ final class ConsumerGroupHeartbeats {
      * count): when it changes, a topic was created, deleted or grew, and the group needs a new target.
      */
     long subscriptionHash(Iterable<ConsumerGroupMember> members) {
+        return subscriptionHash(members, Map.of());
+    }
+
+    private long subscriptionHash(Iterable<ConsumerGroupMember> members, Map<String, Set<String>> regexTopics) {
         Set<String> names = new TreeSet<>();
-        members.forEach(member -> names.addAll(topicsOf(member)));
+        members.forEach(member -> names.addAll(topicsOf(member, regexTopics)));
         long hash = 1;
         for (String name : names) {
             TopicImage topic = topics.apply(name);

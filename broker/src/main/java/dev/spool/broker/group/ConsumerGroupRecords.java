@@ -56,12 +56,15 @@ final class ConsumerGroupRecords {
         return records;
     }
 
-    /** What a regular expression matches (the version: 0, as the metadata offset is not one Kafka would know). */
-    static CoordinatorRecord regex(String groupId, String regex, Set<String> topics, long timestampMs) {
+    /**
+     * What a regular expression stands for in the group, and a fingerprint ({@code version}) of the topics it
+     * matched then: while they are the same, the record holds.
+     */
+    static CoordinatorRecord regex(String groupId, String regex, Set<String> topics, long version, long timestampMs) {
         return new CoordinatorRecord(GroupRecordType.CONSUMER_GROUP_REGULAR_EXPRESSION.id(),
                 new ConsumerGroupRegularExpressionKeyData().setGroupId(groupId).setRegularExpression(regex), VERSION,
                 new ConsumerGroupRegularExpressionValueData().setTopics(List.copyOf(new TreeSet<>(topics)))
-                        .setVersion(0).setTimestamp(timestampMs));
+                        .setVersion(version).setTimestamp(timestampMs));
     }
 
     static CoordinatorRecord regexTombstone(String groupId, String regex) {

@@ -124,7 +124,8 @@ public final class GroupHandler implements ApiFamily {
         String clientId = context.clientId() == null ? "" : context.clientId();
         String host = clientHost(context);
         return coordinator.call(request.groupId(), shard -> CompletableFuture.completedFuture(
-                        shard.consumerHeartbeats().heartbeat(request, clientId, host)),
+                        shard.consumerHeartbeats().heartbeat(request, clientId, host,
+                                topic -> context.access().allowsTopic(AclOperation.DESCRIBE, topic))),
                 error -> ConsumerGroupHeartbeats.error(error, null));
     }
 

@@ -38,7 +38,16 @@ final class TopicRegexes {
         }
     }
 
-    /** The names of the topics the (valid) expression matches, sorted. */
+    /** A fingerprint of a set of topic names: equal sets, equal fingerprints (64 bits over the sorted names). */
+    static long fingerprint(Set<String> names) {
+        long fingerprint = names.size();
+        for (String name : new TreeSet<>(names)) {
+            fingerprint = fingerprint * 1_000_003L + name.hashCode();
+        }
+        return fingerprint;
+    }
+
+    /** The names of the topics the (valid) expression matches. */
     Set<String> resolve(String regex) {
         Collection<TopicImage> now = topics.get();
         // The metadata image's topic collection is replaced when a topic is created or deleted.

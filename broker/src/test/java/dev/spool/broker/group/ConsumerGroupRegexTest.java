@@ -65,6 +65,22 @@ class ConsumerGroupRegexTest {
     }
 
     @Test
+    void anExpressionStandsOnlyForTopicsTheHeartbeatingPrincipalMayDescribe() {
+        Uuid secret = Uuid.randomUuid();
+        fixture.topics.put("orders-secret", topic("orders-secret", secret, 1));
+
+        ConsumerGroupHeartbeatResponseData joined = shard.consumerHeartbeats().heartbeat(regexJoin("m-1", "orders.*"),
+                "client", "/127.0.0.1", topic -> !topic.equals("orders-secret"));
+
+        assertThat(topicIds(joined)).containsOnly(ORDERS);
+        assertThat(shard.consumerGroup(GROUP, false).regex("orders.*").topics()).containsExactly("orders");
+        ConsumerGroupHeartbeatResponseData other = heartbeat(regexJoin("m-2", "orders.*"));
+        assertThat(other.errorCode()).isZero();
+        assertThat(shard.consumerGroup(GROUP, false).regex("orders.*").topics())
+                .as("kept while the topics it matches are the same").containsExactly("orders");
+    }
+
+    @Test
     void anExpressionThatIsNotRe2IsRefusedAsKafkaRefusesIt() {
         ConsumerGroupHeartbeatResponseData refused = heartbeat(regexJoin("m-1", "orders(?=-eu)"));
 
