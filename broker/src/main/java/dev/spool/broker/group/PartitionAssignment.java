@@ -106,7 +106,7 @@ final class PartitionAssignment {
         return Collections.unmodifiableMap(partitions);
     }
 
-    private static int compare(Uuid a, Uuid b) {
+    static int compare(Uuid a, Uuid b) {
         int high = Long.compare(a.mostSignificantBits(), b.mostSignificantBits());
         return high != 0 ? high : Long.compare(a.leastSignificantBits(), b.leastSignificantBits());
     }

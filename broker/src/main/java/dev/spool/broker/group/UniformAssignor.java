@@ -7,8 +7,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The {@code uniform} server-side assignor of the consumer protocol (KIP-848), Kafka's default: every partition of a
@@ -26,6 +28,13 @@ final class UniformAssignor {
     private record Partition(Uuid topicId, int partition) {
     }
 
+    /**
+     * The order members' partitions are kept in (the last ones move first), so that the same input gives the same
+     * target without sorting at each move: by topic id, then number.
+     */
+    private static final Comparator<Partition> ORDER = Comparator.<Partition, Uuid>comparing(Partition::topicId,
+            PartitionAssignment::compare).thenComparingInt(Partition::partition);
+
     private UniformAssignor() {
     }
 
@@ -34,8 +43,8 @@ final class UniformAssignor {
      * topic missing there does not exist, and its partitions are assigned to no one).
      */
     static Map<String, PartitionAssignment> assign(List<AssignmentMember> members, Map<Uuid, Integer> partitionCounts) {
-        Map<String, Set<Partition>> owned = new TreeMap<>();
-        members.forEach(member -> owned.put(member.memberId(), new HashSet<>()));
+        Map<String, NavigableSet<Partition>> owned = new TreeMap<>();
+        members.forEach(member -> owned.put(member.memberId(), new TreeSet<>(ORDER)));
         Map<Uuid, List<String>> subscribers = AssignmentMember.subscribersByTopic(members, partitionCounts);
         Set<Partition> taken = keepCurrent(members, partitionCounts, owned);
         assignTheRest(partitionCounts, subscribers, owned, taken);
@@ -47,7 +56,7 @@ final class UniformAssignor {
 
     /** Each member keeps what it had that still exists and that it still subscribes to. */
     private static Set<Partition> keepCurrent(List<AssignmentMember> members, Map<Uuid, Integer> partitionCounts,
-                                              Map<String, Set<Partition>> owned) {
+                                              Map<String, NavigableSet<Partition>> owned) {
         Set<Partition> taken = new HashSet<>();
         for (AssignmentMember member : members) {
             member.current().forEachPartition((topicId, partition) -> {
@@ -63,7 +72,7 @@ final class UniformAssignor {
 
     /** Every partition no one keeps goes to its topic's subscriber with the fewest partitions. */
     private static void assignTheRest(Map<Uuid, Integer> partitionCounts, Map<Uuid, List<String>> subscribers,
-                                      Map<String, Set<Partition>> owned, Set<Partition> taken) {
+                                      Map<String, NavigableSet<Partition>> owned, Set<Partition> taken) {
         List<Uuid> topics = new ArrayList<>(subscribers.keySet());
         topics.sort(Comparator.comparing(Uuid::toString));
         for (Uuid topicId : topics) {
@@ -81,18 +90,18 @@ final class UniformAssignor {
      * two fewer could take, until none has: each move narrows the spread, so it ends, and taking from the most loaded
      * first moves no partition that a fair share would keep.
      */
-    private static void balance(Map<Uuid, List<String>> subscribers, Map<String, Set<Partition>> owned) {
+    private static void balance(Map<Uuid, List<String>> subscribers, Map<String, NavigableSet<Partition>> owned) {
         while (moveOne(subscribers, owned)) {
             // until balanced
         }
     }
 
-    private static boolean moveOne(Map<Uuid, List<String>> subscribers, Map<String, Set<Partition>> owned) {
+    private static boolean moveOne(Map<Uuid, List<String>> subscribers, Map<String, NavigableSet<Partition>> owned) {
         List<String> byLoad = new ArrayList<>(owned.keySet());
         byLoad.sort(Comparator.comparingInt((String id) -> owned.get(id).size()).reversed()
                 .thenComparing(Comparator.naturalOrder()));
         for (String loaded : byLoad) {
-            for (Partition partition : sorted(owned.get(loaded))) {
+            for (Partition partition : owned.get(loaded).descendingSet()) {
                 String lighter = leastLoaded(subscribers.get(partition.topicId()), owned);
                 if (owned.get(loaded).size() - owned.get(lighter).size() > 1) {
                     owned.get(loaded).remove(partition);
@@ -104,7 +113,7 @@ final class UniformAssignor {
         return false;
     }
 
-    private static String leastLoaded(List<String> candidates, Map<String, Set<Partition>> owned) {
+    private static String leastLoaded(List<String> candidates, Map<String, NavigableSet<Partition>> owned) {
         String least = candidates.get(0);
         for (String candidate : candidates) {
             if (owned.get(candidate).size() < owned.get(least).size()) {
@@ -112,14 +121,6 @@ final class UniformAssignor {
             }
         }
         return least;
-    }
-
-    /** The partitions in a fixed order (the last ones move first), so that the same input gives the same target. */
-    private static List<Partition> sorted(Set<Partition> partitions) {
-        List<Partition> list = new ArrayList<>(partitions);
-        list.sort(Comparator.comparing((Partition p) -> p.topicId().toString()).thenComparingInt(Partition::partition)
-                .reversed());
-        return list;
     }
 
     private static PartitionAssignment toAssignment(Set<Partition> partitions) {

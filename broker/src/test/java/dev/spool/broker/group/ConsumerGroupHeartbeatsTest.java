@@ -11,8 +11,10 @@ import dev.spool.protocol.message.OffsetCommitRequestData;
 import dev.spool.protocol.types.Uuid;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -317,6 +319,51 @@ class ConsumerGroupHeartbeatsTest {
         List<Integer> others = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
         others.removeAll(partitions);
         return others;
+    }
+
+    /**
+     * At the scale users run: ten members joining one after another on a topic of 3,000 partitions settle on 300
+     * each, revoking before anything is given twice, in a few rounds of heartbeats, and a restart rebuilds it.
+     */
+    @Test
+    void tenMembersShareThreeThousandPartitionsWithoutOneGivenTwice() throws Exception {
+        Uuid big = Uuid.randomUuid();
+        topics.put("big", topic("big", big, 3000));
+        Map<String, List<Integer>> owned = new TreeMap<>();
+        for (int i = 0; i < 10; i++) {
+            String memberId = "m-" + i;
+            ConsumerGroupHeartbeatResponseData joined = heartbeat(join(memberId).setSubscribedTopicNames(List.of("big")));
+            owned.put(memberId, partitionsOf(joined, big));
+            for (int round = 0; round < 3; round++) {
+                for (Map.Entry<String, List<Integer>> member : owned.entrySet()) {
+                    int epoch = shard.consumerGroup(GROUP, false).member(member.getKey()).memberEpoch();
+                    ConsumerGroupHeartbeatResponseData answer = heartbeat(new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId(GROUP).setMemberId(member.getKey()).setMemberEpoch(epoch)
+                            .setRebalanceTimeoutMs(-1).setTopicPartitions(List.of(new ConsumerGroupHeartbeatRequestData
+                                    .TopicPartitions().setTopicId(big).setPartitions(member.getValue()))));
+                    if (answer.assignment() != null) {
+                        member.setValue(partitionsOf(answer, big)); // the client revokes and takes at once
+                    }
+                    assertNoPartitionTwice(owned);
+                }
+            }
+        }
+        assertThat(shard.consumerGroup(GROUP, false).state()).isEqualTo(ConsumerGroupState.STABLE);
+        assertThat(owned.values()).allSatisfy(partitions -> assertThat(partitions).hasSize(300));
+        assertThat(load().consumerGroup(GROUP, false).member("m-9").assigned().partitions(big)).hasSize(300);
+    }
+
+    private static List<Integer> partitionsOf(ConsumerGroupHeartbeatResponseData answer, Uuid topicId) {
+        List<Integer> numbers = new ArrayList<>();
+        answer.assignment().topicPartitions().stream().filter(owned -> owned.topicId().equals(topicId))
+                .forEach(owned -> numbers.addAll(owned.partitions()));
+        return numbers;
+    }
+
+    private static void assertNoPartitionTwice(Map<String, List<Integer>> owned) {
+        Set<Integer> seen = new HashSet<>();
+        owned.values().forEach(partitions -> partitions.forEach(partition ->
+                assertThat(seen.add(partition)).as("partition %d held twice", partition).isTrue()));
     }
 
     private GroupCoordinatorShard load() throws Exception {
