@@ -107,8 +107,7 @@ final class ConsumerGroupClassicMembers {
         Errors invalid = validate(group, request.memberId(), request.groupInstanceId(), request.generationId());
         if (invalid == null && (request.protocolType() != null
                 && !GroupAdministration.CONSUMER_TYPE.equals(request.protocolType())
-                || request.protocolName() != null && member.classicMetadata().supportedProtocols().stream()
-                .noneMatch(protocol -> protocol.name().equals(request.protocolName())))) {
+                || request.protocolName() != null && !member.supportsClassicProtocol(request.protocolName()))) {
             invalid = Errors.INCONSISTENT_GROUP_PROTOCOL;
         }
         if (invalid != null) {
@@ -189,15 +188,8 @@ final class ConsumerGroupClassicMembers {
      * also supports; null if none (INCONSISTENT_GROUP_PROTOCOL).
      */
     private static String protocolOf(ConsumerGroup group, List<String> names) {
-        for (String name : names) {
-            boolean everyone = group.members().stream().filter(ConsumerGroupMember::usesClassicProtocol)
-                    .allMatch(member -> member.classicMetadata().supportedProtocols().stream()
-                            .anyMatch(protocol -> protocol.name().equals(name)));
-            if (everyone) {
-                return name;
-            }
-        }
-        return null;
+        return ConsumerGroupMember.firstProtocolAllSupport(names,
+                group.members().stream().filter(ConsumerGroupMember::usesClassicProtocol).toList());
     }
 
     /** The partitions the member says it owns (subscription v1+), by topic id; unknown topics left out. */

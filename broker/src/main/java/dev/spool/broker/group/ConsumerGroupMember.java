@@ -3,6 +3,7 @@ package dev.spool.broker.group;
 import dev.spool.protocol.group.ConsumerGroupCurrentMemberAssignmentValueData;
 import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData;
 import dev.spool.protocol.group.ConsumerGroupMemberMetadataValueData.ClassicMemberMetadata;
+import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -112,6 +113,25 @@ record ConsumerGroupMember(
     ConsumerGroupMember withoutAssignment() {
         return withAssignment(LEFT_EPOCH, LEFT_EPOCH, MemberState.STABLE, PartitionAssignment.EMPTY,
                 PartitionAssignment.EMPTY, AssignmentEpochs.EMPTY);
+    }
+
+    /** Whether this classic member joined with the protocol {@code name} among its supported ones. */
+    boolean supportsClassicProtocol(String name) {
+        return classicMetadata != null && classicMetadata.supportedProtocols().stream()
+                .anyMatch(protocol -> protocol.name().equals(name));
+    }
+
+    /**
+     * The first of {@code names} every one of the classic {@code members} supports (the protocol their classic group
+     * would choose), or null if none.
+     */
+    static String firstProtocolAllSupport(List<String> names, Collection<ConsumerGroupMember> members) {
+        for (String name : names) {
+            if (members.stream().allMatch(member -> member.supportsClassicProtocol(name))) {
+                return name;
+            }
+        }
+        return null;
     }
 
     /** Whether the member uses the classic protocol inside a consumer group (a group being migrated). */

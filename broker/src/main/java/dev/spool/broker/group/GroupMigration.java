@@ -112,7 +112,8 @@ final class GroupMigration {
                 || staying.size() > shard.settings().maxSize()) {
             return Outcome.NOT_APPLICABLE;
         }
-        String protocol = commonProtocol(staying);
+        String protocol = ConsumerGroupMember.firstProtocolAllSupport(staying.get(0).classicMetadata()
+                .supportedProtocols().stream().map(ClassicProtocol::name).toList(), staying);
         if (protocol == null) {
             return Outcome.NOT_APPLICABLE;
         }
@@ -186,17 +187,5 @@ final class GroupMigration {
         protocols.forEach(protocol -> supported.add(new ClassicProtocol().setName(protocol.name())
                 .setMetadata(protocol.metadata())));
         return new ClassicMemberMetadata().setSessionTimeoutMs(sessionTimeoutMs).setSupportedProtocols(supported);
-    }
-
-    /** The first protocol of the first member that every member supports, or null. */
-    private static String commonProtocol(List<ConsumerGroupMember> members) {
-        for (ClassicProtocol candidate : members.get(0).classicMetadata().supportedProtocols()) {
-            boolean everyone = members.stream().allMatch(member -> member.classicMetadata().supportedProtocols()
-                    .stream().anyMatch(protocol -> protocol.name().equals(candidate.name())));
-            if (everyone) {
-                return candidate.name();
-            }
-        }
-        return null;
     }
 }
